@@ -1,0 +1,52 @@
+# Front door: `make reproduce` runs the study, `make test` the test suite. Both bootstrap
+# first (scripts/bootstrap.sh installs only what is missing).
+SHELL := /bin/bash
+VENV := .venv
+export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
+DEVICE ?= emulator-emmc
+SCALE ?= quick
+CORES ?= $(shell nproc)
+
+.PHONY: all reproduce test test-fast lint format bootstrap clean clean-all help
+
+help:
+	@echo "make reproduce   run the study (snakemake all) on DEVICE=$(DEVICE) at SCALE=$(SCALE)"
+	@echo "make test        bootstrap, then the whole test suite"
+	@echo "make test-fast   unit tests only (no emulator, no kernel build)"
+	@echo "make lint        ruff, snakefmt --check, snakemake --lint, cargo clippy"
+	@echo "make clean       remove results and rendered figures (keeps kernel and builds)"
+	@echo "make clean-all   also remove build/ (kernel cache), .venv and native builds"
+
+bootstrap:
+	@scripts/bootstrap.sh
+
+reproduce: bootstrap
+	snakemake --profile profiles/default --cores $(CORES) \
+	    --config device=$(DEVICE) scale=$(SCALE) all
+
+test: bootstrap
+	$(MAKE) -C agent test
+	@if [ -f ftl-sim/Cargo.toml ]; then cargo test --release --locked --manifest-path ftl-sim/Cargo.toml; fi
+	python -m pytest
+
+test-fast: bootstrap
+	$(MAKE) -C agent test
+	python -m pytest -m "not emulator"
+
+lint: bootstrap
+	ruff check mobifrag tests
+	ruff format --check mobifrag tests
+	snakefmt --check Snakefile rules
+	snakemake --lint
+	@if [ -f ftl-sim/Cargo.toml ]; then cargo clippy --manifest-path ftl-sim/Cargo.toml --all-targets -- -D warnings; fi
+
+format: bootstrap
+	ruff format mobifrag tests
+	snakefmt Snakefile rules
+
+clean:
+	rm -rf results
+	find paper-figures -mindepth 1 -type d -exec rm -rf {} +
+
+clean-all: clean
+	rm -rf build $(VENV) agent/build ftl-sim/target

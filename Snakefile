@@ -1,0 +1,29 @@
+# mobifrag: `snakemake all` reproduces the study on the configured device profile.
+# Stages (one module each, data flows top to bottom): kernel → platform → age →
+# figures. See README.md for targets and ../DESIGN.md-style notes in each module.
+import sys
+
+from snakemake.utils import min_version, validate
+
+min_version("9.0")
+
+sys.path.insert(0, workflow.basedir)
+
+
+configfile: "config/config.yaml"
+
+
+validate(config, "config/schema.yaml")
+
+
+include: "rules/common.smk"
+include: "rules/kernel.smk"
+include: "rules/platform.smk"
+include: "rules/age.smk"
+include: "rules/figures.smk"
+
+
+rule all:
+    default_target: True
+    input:
+        study_figures(config["device"], config["scale"]),

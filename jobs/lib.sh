@@ -1,0 +1,46 @@
+# Shared helpers of job scripts. A job runs with its working directory = $MOBIFRAG_OUT
+# (the results it writes there are pulled back by the platform runner) and finds:
+#   MOBIFRAG_DISK   the test disk the runner created for this job (the only disk it may format)
+#   MOBIFRAG_AGENT  the agent binary
+#   TMPDIR          scratch space
+# The same scripts run in the emulator and on a device; only the runner differs.
+
+die() { echo "job: $*" >&2; exit 1; }
+
+require_test_disk() {
+  [ -n "${MOBIFRAG_DISK:-}" ] || die "MOBIFRAG_DISK is not set: refusing to format anything"
+  [ -b "$MOBIFRAG_DISK" ] || die "$MOBIFRAG_DISK is not a block device"
+  if grep -q "^$MOBIFRAG_DISK " /proc/mounts; then
+    die "$MOBIFRAG_DISK is mounted: refusing to format it"
+  fi
+}
+
+# make_fs FS OPTIONS: a fresh file system on the test disk.
+make_fs() {
+  require_test_disk
+  case "$1" in
+    ext4) mkfs.ext4 -F -q $2 "$MOBIFRAG_DISK" ;;
+    f2fs) mkfs.f2fs -f -q $2 "$MOBIFRAG_DISK" > /dev/null ;;
+    *) die "unknown file system $1" ;;
+  esac
+}
+
+# mount_fs FS DIR [OPTIONS]
+mount_fs() {
+  mkdir -p "$2"
+  mount -t "$1" ${3:+-o "$3"} "$MOBIFRAG_DISK" "$2" || die "cannot mount $1 on $MOBIFRAG_DISK"
+}
+
+# remount_fs FS DIR: drop every cached state so the snapshot shows what is on disk.
+remount_fs() {
+  sync
+  umount "$2" || die "cannot unmount $2"
+  mount_fs "$1" "$2"
+}
+
+# snapshot DIR NAME: fragcheck tables of DIR into ./NAME/
+snapshot() {
+  mkdir -p "$2"
+  "$MOBIFRAG_AGENT" fragcheck --root "$1" --files "$2/files.tsv" \
+    --extents "$2/extents.tsv" --fs "$2/fs.tsv" || die "fragcheck of $1 failed"
+}

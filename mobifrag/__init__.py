@@ -1,0 +1,1 @@
+"""mobifrag: reproducible study of file fragmentation on mobile flash storage."""

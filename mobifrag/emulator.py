@@ -1,0 +1,292 @@
+"""Run a job script inside the study's kernel under QEMU.
+
+The guest's root is the host's root, read-only over 9p; a second 9p share is the job's
+writable output directory; a fresh raw image made for this run is the test disk
+(/dev/vda). The guest runs mobifrag/guest/init.sh, which runs the job and records its
+exit status. A guest that hangs is killed after the profile's timeout; a guest that
+panics or dies leaves no exit status. Either way the caller gets an EmulatorError holding
+the console log's tail, and the output directory is not created.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import shutil
+import subprocess
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+GUEST_INIT = REPO / "mobifrag" / "guest" / "init.sh"
+QEMU = "qemu-system-x86_64"
+CONSOLE_TAIL_LINES = 40
+KVM_PROBE_TIMEOUT_S = 60
+
+
+class EmulatorError(RuntimeError):
+    """The guest did not complete its job; the message says why and shows the console."""
+
+
+@dataclass(frozen=True)
+class GuestJob:
+    """One experiment run: a job script with arguments, on a fresh test disk."""
+
+    kernel: Path
+    script: Path
+    args: tuple[str, ...] = ()
+    env: tuple[tuple[str, str], ...] = ()
+    disk_bytes: int = 256 * 1024 * 1024
+    cpus: int = 2
+    memory_mib: int = 1024
+    timeout_s: float = 3600
+
+
+@dataclass(frozen=True)
+class JobResult:
+    accel: str
+    exit_status: int
+    wall_seconds: float
+    console_log: Path
+
+
+def require_qemu() -> str:
+    path = shutil.which(QEMU)
+    if path is None:
+        raise EmulatorError(f"{QEMU} not found: install it with 'apt-get install qemu-system-x86'")
+    return path
+
+
+def console_tail(log: Path, lines: int = CONSOLE_TAIL_LINES) -> str:
+    try:
+        text = log.read_text(errors="replace").splitlines()
+    except OSError:
+        return "(no console output)"
+    return "\n".join(text[-lines:]) or "(no console output)"
+
+
+def qemu_command(job: GuestJob, accel: str, share: Path, disk: Path) -> list[str]:
+    append = " ".join(
+        [
+            "console=ttyS0",
+            "root=hostroot",
+            "rootfstype=9p",
+            "rootflags=trans=virtio,version=9p2000.L,msize=262144",
+            "ro",
+            "init=/bin/sh",
+            "panic=-1",
+            "quiet",
+            "--",
+            str(GUEST_INIT),
+        ]
+    )
+    return [
+        QEMU,
+        "-accel",
+        accel,
+        "-cpu",
+        "max",
+        "-smp",
+        str(job.cpus),
+        "-m",
+        str(job.memory_mib),
+        "-nographic",
+        "-no-reboot",
+        "-nodefaults",
+        "-serial",
+        "stdio",
+        "-kernel",
+        str(job.kernel),
+        "-append",
+        append,
+        "-virtfs",
+        "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap",
+        "-virtfs",
+        f"local,path={share},mount_tag=out,security_model=none,multidevs=remap",
+        "-drive",
+        f"file={disk},if=virtio,format=raw,cache=unsafe,discard=unmap",
+    ]
+
+
+def write_job_wrapper(job: GuestJob, share: Path) -> None:
+    """job.sh as the guest runs it: the job's environment, then the job script."""
+    lines = ["# written by mobifrag.emulator"]
+    env = dict(job.env)
+    env.setdefault("MOBIFRAG_ROOT", str(REPO))
+    env.setdefault("MOBIFRAG_DISK", "/dev/vda")
+    env.setdefault("MOBIFRAG_PLATFORM", "qemu")
+    for key, value in sorted(env.items()):
+        lines.append(f"export {key}={shlex.quote(value)}")
+    command = ["exec", "/bin/sh", str(job.script.resolve()), *job.args]
+    lines.append(" ".join(shlex.quote(part) for part in command))
+    (share / "job.sh").write_text("\n".join(lines) + "\n")
+
+
+def run_qemu(command: list[str], console: Path, timeout_s: float) -> tuple[bool, float]:
+    """Run QEMU to completion; returns (finished before the timeout, wall seconds)."""
+    start = time.monotonic()
+    with open(console, "wb") as log:
+        process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=log, stderr=log)
+        try:
+            process.wait(timeout=timeout_s)
+            finished = True
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+            finished = False
+    return finished, time.monotonic() - start
+
+
+def read_exit_status(share: Path) -> int | None:
+    try:
+        return int((share / "exit-status").read_text().strip())
+    except (OSError, ValueError):
+        return None
+
+
+def run_job(job: GuestJob, out_dir: Path, console: Path, accel: str = "auto") -> JobResult:
+    """Run `job` in a fresh guest; on success its outputs appear in out_dir."""
+    require_qemu()
+    if not Path(job.kernel).is_file():
+        raise EmulatorError(f"kernel image {job.kernel} does not exist: build it first")
+    out_dir, console = Path(out_dir), Path(console)
+    staging = out_dir.with_name(out_dir.name + ".running")
+    shutil.rmtree(staging, ignore_errors=True)
+    share = staging / "share"
+    share.mkdir(parents=True)
+    disk = staging / "test-disk.img"
+    with open(disk, "wb") as image:
+        image.truncate(job.disk_bytes)
+    write_job_wrapper(job, share)
+    console.parent.mkdir(parents=True, exist_ok=True)
+
+    chosen = choose_accel(job.kernel, accel)
+    finished, seconds = run_qemu(qemu_command(job, chosen, share, disk), console, job.timeout_s)
+    disk.unlink(missing_ok=True)
+    status = read_exit_status(share)
+    if not finished:
+        raise EmulatorError(
+            f"guest still running after {job.timeout_s:.0f} s and was killed "
+            f"(console log {console}):\n{console_tail(console)}"
+        )
+    if status is None:
+        raise EmulatorError(
+            f"guest stopped without finishing the job (panic or crash; console log "
+            f"{console}, partial outputs in {share}):\n{console_tail(console)}"
+        )
+    if status != 0:
+        job_log = console_tail(share / "job.log")
+        raise EmulatorError(
+            f"job {job.script.name} exited with status {status} (outputs kept in {share}); "
+            f"its log ends:\n{job_log}"
+        )
+    (share / "exit-status").unlink()
+    if out_dir.exists():
+        shutil.rmtree(out_dir)
+    os.replace(share, out_dir)
+    shutil.rmtree(staging, ignore_errors=True)
+    return JobResult(accel=chosen, exit_status=status, wall_seconds=seconds, console_log=console)
+
+
+def kvm_usable(kernel: Path) -> bool:
+    """Boot `kernel` under KVM without a root file system: a working KVM reaches the
+    kernel's 'unable to mount root' panic within seconds; a broken one fails or stalls."""
+    if not os.access("/dev/kvm", os.R_OK | os.W_OK):
+        return False
+    command = [QEMU, "-accel", "kvm", "-cpu", "host", "-m", "256", "-nographic", "-no-reboot"]
+    command += ["-nodefaults", "-serial", "stdio", "-kernel", str(kernel)]
+    command += ["-append", "console=ttyS0 panic=-1 root=/dev/nonexistent"]
+    try:
+        run = subprocess.run(
+            command, capture_output=True, timeout=KVM_PROBE_TIMEOUT_S, stdin=subprocess.DEVNULL
+        )
+    except subprocess.TimeoutExpired:
+        return False
+    return b"Kernel panic" in run.stdout
+
+
+_ACCEL_CACHE = REPO / "build" / "accel.json"
+
+
+def choose_accel(kernel: Path, requested: str) -> str:
+    """KVM when asked for or when it really runs a guest here, else TCG."""
+    if requested in ("kvm", "tcg"):
+        return requested
+    try:
+        cached = json.loads(_ACCEL_CACHE.read_text())
+        if cached.get("host") == os.uname().nodename:
+            return cached["accel"]
+    except (OSError, ValueError, KeyError):
+        pass
+    accel = "kvm" if kvm_usable(kernel) else "tcg"
+    _ACCEL_CACHE.parent.mkdir(parents=True, exist_ok=True)
+    _ACCEL_CACHE.write_text(json.dumps({"host": os.uname().nodename, "accel": accel}) + "\n")
+    return accel
+
+
+def parse_env(pairs: list[str]) -> tuple[tuple[str, str], ...]:
+    env = []
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise EmulatorError(f"--env {pair!r}: expected NAME=VALUE")
+        env.append((key, value))
+    return tuple(env)
+
+
+def agent_env(agent: Path | None) -> tuple[tuple[str, str], ...]:
+    if agent is None:
+        return ()
+    if not agent.is_file():
+        raise EmulatorError(f"agent binary {agent} does not exist: run 'make -C agent'")
+    return (("MOBIFRAG_AGENT", str(agent.resolve())),)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`python -m mobifrag.emulator`: run one job script in a guest (used by the rules)."""
+    import argparse
+    import sys
+
+    from mobifrag.profiles import ProfileError, load_device
+
+    parser = argparse.ArgumentParser(description="Run a job script in the emulator guest.")
+    parser.add_argument("--device", required=True, help="device profile name")
+    parser.add_argument("--kernel", required=True, type=Path)
+    parser.add_argument("--script", required=True, type=Path)
+    parser.add_argument("--agent", type=Path, help="agent binary the job finds as MOBIFRAG_AGENT")
+    parser.add_argument("--out", required=True, type=Path, help="directory for the outputs")
+    parser.add_argument("--console", required=True, type=Path, help="console log file")
+    parser.add_argument("--disk-mib", type=int, default=256)
+    parser.add_argument("--timeout", type=float, help="seconds; default from the profile")
+    parser.add_argument("--env", action="append", default=[], metavar="NAME=VALUE")
+    parser.add_argument("args", nargs="*", help="arguments of the job script")
+    args = parser.parse_args(argv)
+    try:
+        platform = load_device(args.device)["platform"]
+        if platform["type"] != "qemu":
+            raise EmulatorError(f"device {args.device} is not an emulator ({platform['type']})")
+        job = GuestJob(
+            kernel=args.kernel,
+            script=args.script,
+            args=tuple(args.args),
+            env=parse_env(args.env) + agent_env(args.agent),
+            disk_bytes=args.disk_mib * 1024 * 1024,
+            cpus=platform["cpus"],
+            memory_mib=platform["memory_mib"],
+            timeout_s=args.timeout or platform["job_timeout_s"],
+        )
+        result = run_job(job, args.out, args.console, accel=platform["accel"])
+    except (EmulatorError, ProfileError) as error:
+        print(f"emulator: {error}", file=sys.stderr)
+        return 1
+    print(
+        f"emulator: {args.script.name} finished in {result.wall_seconds:.1f} s "
+        f"(emulator wall time, accel={result.accel})"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,31 @@
+#!/bin/sh
+# PID 1 of the emulator guest. The root file system is the host's root, read-only over
+# 9p, so every host tool runs here unchanged. Scratch space lives under /run (a tmpfs in
+# the guest) rather than /tmp, because the checkout itself may live under the host's /tmp.
+#
+# The job contract (shared with device runners): the job runs as `sh job.sh` in
+# $MOBIFRAG_OUT, writes its results there, and its exit status is written to
+# $MOBIFRAG_OUT/exit-status. The host reads nothing else to decide success.
+export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+export HOME=/run/mobifrag/home
+
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev 2>/dev/null
+mount -t tmpfs -o mode=0755 run /run
+mount -t debugfs debugfs /sys/kernel/debug
+mkdir -p /run/mobifrag/out /run/mobifrag/tmp "$HOME"
+mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 out /run/mobifrag/out
+
+export MOBIFRAG_OUT=/run/mobifrag/out
+export TMPDIR=/run/mobifrag/tmp
+
+echo "mobifrag-guest: kernel $(cat /proc/sys/kernel/osrelease), $(nproc) cpus, job starting"
+cd "$MOBIFRAG_OUT" && sh ./job.sh > job.log 2>&1
+status=$?
+echo "$status" > "$MOBIFRAG_OUT/exit-status"
+sync
+cd / && umount "$MOBIFRAG_OUT"
+echo "mobifrag-guest: job exited with status $status"
+# QEMU runs with -no-reboot, so a reboot request ends the emulator.
+echo b > /proc/sysrq-trigger

@@ -1,0 +1,111 @@
+"""Read the tables `mobifrag-agent fragcheck` writes (see agent/README.md)."""
+
+from __future__ import annotations
+
+import csv
+import re
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from mobifrag.fragmentation import Extent
+
+FILES_COLUMNS = ("path", "size_bytes", "allocated_bytes", "n_extents", "inode")
+EXTENTS_COLUMNS = ("path", "extent", "logical_bytes", "physical_bytes", "length_bytes", "flags")
+FS_COLUMNS = ("fs_type", "block_size", "total_blocks", "free_blocks", "device")
+
+_ESCAPES = {"\\\\": "\\", "\\t": "\t", "\\n": "\n"}
+_ESCAPE_RE = re.compile(r"\\\\|\\t|\\n|\\x([0-9a-fA-F]{2})")
+
+
+class SnapshotError(ValueError):
+    """A fragcheck table that cannot be read; the message names file and line."""
+
+
+@dataclass(frozen=True)
+class FileEntry:
+    path: str
+    size_bytes: int
+    allocated_bytes: int
+
+
+@dataclass
+class Snapshot:
+    fs_type: str
+    block_size: int
+    total_blocks: int
+    free_blocks: int
+    files: list[FileEntry] = field(default_factory=list)
+    extents: dict[str, list[Extent]] = field(default_factory=dict)
+
+
+def unescape_path(text: str) -> str:
+    def replace(match: re.Match[str]) -> str:
+        if match.group(1):
+            return chr(int(match.group(1), 16))
+        return _ESCAPES[match.group(0)]
+
+    return _ESCAPE_RE.sub(replace, text)
+
+
+def _rows(path: Path, columns: tuple[str, ...]):
+    with open(path, newline="") as handle:
+        reader = csv.reader(handle, delimiter="\t", quoting=csv.QUOTE_NONE)
+        header = next(reader, None)
+        if header is None or tuple(header) != columns:
+            raise SnapshotError(f"{path}: header is {header}, expected {list(columns)}")
+        for line_number, row in enumerate(reader, start=2):
+            if len(row) != len(columns):
+                raise SnapshotError(
+                    f"{path}:{line_number}: {len(row)} fields, expected {len(columns)}"
+                )
+            yield line_number, dict(zip(columns, row))
+
+
+def _int(path: Path, line: int, row: dict[str, str], column: str) -> int:
+    try:
+        return int(row[column])
+    except ValueError:
+        raise SnapshotError(f"{path}:{line}: {column} is not an integer: {row[column]!r}") from None
+
+
+def _flags(text: str) -> frozenset[str]:
+    return frozenset() if text in ("", "-") else frozenset(text.split(","))
+
+
+def read_snapshot(directory: Path) -> Snapshot:
+    """Read files.tsv, extents.tsv and fs.tsv from one fragcheck snapshot directory."""
+    directory = Path(directory)
+    fs_rows = list(_rows(directory / "fs.tsv", FS_COLUMNS))
+    if len(fs_rows) != 1:
+        raise SnapshotError(f"{directory / 'fs.tsv'}: expected one row, found {len(fs_rows)}")
+    line, fs_row = fs_rows[0]
+    fs_path = directory / "fs.tsv"
+    snapshot = Snapshot(
+        fs_type=fs_row["fs_type"],
+        block_size=_int(fs_path, line, fs_row, "block_size"),
+        total_blocks=_int(fs_path, line, fs_row, "total_blocks"),
+        free_blocks=_int(fs_path, line, fs_row, "free_blocks"),
+    )
+    files_path = directory / "files.tsv"
+    for line, row in _rows(files_path, FILES_COLUMNS):
+        snapshot.files.append(
+            FileEntry(
+                path=unescape_path(row["path"]),
+                size_bytes=_int(files_path, line, row, "size_bytes"),
+                allocated_bytes=_int(files_path, line, row, "allocated_bytes"),
+            )
+        )
+    extents: dict[str, list[Extent]] = defaultdict(list)
+    extents_path = directory / "extents.tsv"
+    for line, row in _rows(extents_path, EXTENTS_COLUMNS):
+        extents[unescape_path(row["path"])].append(
+            Extent(
+                logical=_int(extents_path, line, row, "logical_bytes"),
+                physical=_int(extents_path, line, row, "physical_bytes"),
+                length=_int(extents_path, line, row, "length_bytes"),
+                flags=_flags(row["flags"]),
+            )
+        )
+    snapshot.extents = dict(extents)
+    return snapshot

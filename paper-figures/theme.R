@@ -1,0 +1,42 @@
+# Shared look of every mobifrag figure: one theme, a colour-blind-safe palette
+# (Okabe & Ito, "Color Universal Design", 2008), PDF + PNG output.
+suppressPackageStartupMessages(library(ggplot2))
+
+okabe_ito <- c(
+  "#E69F00", "#56B4E9", "#009E73", "#F0E442",
+  "#0072B2", "#D55E00", "#CC79A7", "#000000"
+)
+
+theme_mobifrag <- function(base_size = 10) {
+  theme_bw(base_size = base_size) +
+    theme(
+      panel.grid.minor = element_blank(),
+      legend.position = "bottom",
+      strip.background = element_rect(fill = "grey92", colour = NA),
+      plot.caption = element_text(hjust = 0, colour = "grey30")
+    )
+}
+
+# Okabe-Ito for up to eight groups; more groups cycle the palette rather than fail.
+palette_for <- function(n) rep_len(okabe_ito, n)
+
+# Command line of a figure script: PDF path, PNG path, then its input tables.
+figure_args <- function(n_tables) {
+  args <- commandArgs(trailingOnly = TRUE)
+  if (length(args) != 2 + n_tables) {
+    stop(sprintf(
+      "usage: Rscript <figure>.R OUT.pdf OUT.png followed by %d table(s); got %d argument(s)",
+      n_tables, length(args)
+    ))
+  }
+  list(pdf = args[[1]], png = args[[2]], tables = args[-(1:2)])
+}
+
+read_table <- function(path) {
+  utils::read.csv(path, stringsAsFactors = FALSE, check.names = FALSE)
+}
+
+save_figure <- function(plot, args, width = 7, height = 3.5) {
+  ggsave(args$pdf, plot, width = width, height = height)
+  ggsave(args$png, plot, width = width, height = height, dpi = 150)
+}

@@ -1,0 +1,39 @@
+# TMC Fig. 6 (Ext4 column): where the fragments of each file lie in the logical block
+# space after 1, 2 and 5 threads appended 4 KiB records with fsync to their own files.
+source(file.path(dirname(sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))), "theme.R"))
+
+args <- figure_args(2)
+layout <- read_table(args$tables[[1]])
+dof <- read_table(args$tables[[2]])
+
+mean_dof <- aggregate(dof ~ fs + writers, data = dof, FUN = mean)
+mean_dof$label <- sprintf("mean DoF %.1f", mean_dof$dof)
+
+layout$writers_f <- factor(layout$writers, levels = sort(unique(layout$writers)))
+layout$y <- as.integer(layout$writers_f)
+layout$file <- basename(layout$path)
+mean_dof$y <- as.integer(factor(mean_dof$writers, levels = levels(layout$writers_f)))
+
+plot <- ggplot(layout) +
+  geom_rect(
+    aes(
+      xmin = start_block, xmax = start_block + length_blocks,
+      ymin = y - 0.35, ymax = y + 0.35, fill = file
+    )
+  ) +
+  geom_text(
+    data = mean_dof, aes(x = Inf, y = y + 0.45, label = label),
+    hjust = 1.05, vjust = 0, size = 2.8
+  ) +
+  scale_y_continuous(breaks = seq_along(levels(layout$writers_f)), labels = levels(layout$writers_f)) +
+  scale_fill_manual(values = palette_for(length(unique(layout$file)))) +
+  facet_wrap(~fs, ncol = 1, scales = "free_x") +
+  labs(
+    x = "relative logical block address (4 KiB blocks)",
+    y = "concurrent threads",
+    fill = "file",
+    caption = "Each rectangle is one physically contiguous fragment; one colour per file."
+  ) +
+  theme_mobifrag()
+
+save_figure(plot, args)
