@@ -21,8 +21,8 @@ bootstrap:
 	@scripts/bootstrap.sh
 
 reproduce: bootstrap
-	snakemake --profile profiles/default --cores $(CORES) \
-	    --config device=$(DEVICE) scale=$(SCALE) all
+	snakemake all --profile profiles/default --cores $(CORES) \
+	    --config device=$(DEVICE) scale=$(SCALE)
 
 test: bootstrap
 	$(MAKE) -C agent test

@@ -48,10 +48,10 @@ def kernel_inputs(source: Path, series: Path, target: str) -> list[Path]:
 
 
 def kernel_key(source: Path, series: Path, target: str) -> str:
+    inputs = kernel_inputs(source, series, target)
     digest = hashlib.sha256()
-    stat = source.stat()
-    digest.update(f"{source.name}:{stat.st_size}\n".encode())
-    for path in kernel_inputs(source, series, target):
+    digest.update(f"{source.name}:{source.stat().st_size}\n".encode())
+    for path in inputs:
         digest.update(path.name.encode() + b"\n" + path.read_bytes())
     version = source.name.removeprefix("linux-source-").removesuffix(".tar.xz")
     return f"{target}-{version}-{digest.hexdigest()[:12]}"

@@ -49,7 +49,7 @@ def unescape_path(text: str) -> str:
 
 
 def _rows(path: Path, columns: tuple[str, ...]):
-    with open(path, newline="") as handle:
+    with open(path, newline="", encoding="utf-8", errors="surrogateescape") as handle:
         reader = csv.reader(handle, delimiter="\t", quoting=csv.QUOTE_NONE)
         header = next(reader, None)
         if header is None or tuple(header) != columns:

@@ -3,8 +3,10 @@
 # a config fragment merged onto a base config.
 #
 #   build-kernel.sh --source TARBALL --series SERIES --fragment FRAGMENT \
-#                   --base tinyconfig --arch x86_64 --image bzImage --out OUTDIR
+#                   --base tinyconfig --arch x86_64 --image bzImage --out OUTDIR \
+#                   [--prepare-only]
 #
+# --prepare-only stops after patching and configuring, keeping the tree in OUTDIR/src.
 # OUTDIR receives the kernel image, the final .config and provenance.json. The build tree
 # lives in OUTDIR/src and is removed on success unless KEEP_KERNEL_TREE=1.
 set -euo pipefail
@@ -12,7 +14,7 @@ set -euo pipefail
 die() { echo "build-kernel: $*" >&2; exit 1; }
 
 source_tarball="" series="" fragment="" base="tinyconfig" arch="x86_64" image="bzImage"
-out="" cross=""
+out="" cross="" prepare_only=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --source) source_tarball=$2; shift 2 ;;
@@ -23,6 +25,7 @@ while [ $# -gt 0 ]; do
     --image) image=$2; shift 2 ;;
     --cross-compile) cross=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
+    --prepare-only) prepare_only=1; shift ;;
     *) die "unknown argument: $1" ;;
   esac
 done
@@ -78,6 +81,10 @@ while IFS= read -r opt; do
   grep -qxF "$opt" "$tree/.config" || { echo "build-kernel: $opt did not survive olddefconfig" >&2; missing=1; }
 done < "$fragment"
 [ "$missing" -eq 0 ] || die "config fragment $(basename "$fragment") has options whose dependencies are not met"
+if [ "$prepare_only" = 1 ]; then
+  echo "build-kernel: prepared $tree (${#applied[@]} patches applied)"
+  exit 0
+fi
 
 echo "build-kernel: building $image with $(nproc) jobs"
 "${kmake[@]}" "$image" > "$out/build.log" 2>&1 || { tail -n 40 "$out/build.log" >&2; die "kernel build failed, see $out/build.log"; }

@@ -59,9 +59,11 @@ static void record_failure(struct appender *worker, const char *operation, int e
     bool tolerated = is_tolerated(config, error);
     if (!tolerated)
         atomic_store(&worker->shared->stop, true);
-    fprintf(stderr, "%s append: %s %s at offset %llu: %s%s\n", PROGRAM_NAME,
-            operation, worker->path, (unsigned long long)worker->written,
-            strerror(error),
+    char where[48] = "";
+    if (worker->fd >= 0)
+        snprintf(where, sizeof where, " at offset %llu", (unsigned long long)worker->written);
+    fprintf(stderr, "%s append: %s %s%s: %s%s\n", PROGRAM_NAME, operation, worker->path,
+            where, strerror(error),
             tolerated ? " (this writer stops, --continue-on-enospc)" : "");
 }
 

@@ -38,7 +38,11 @@ const char *scratch_path(const char *relative)
     static char buffers[8][4096];
     static int next;
     char *buffer = buffers[next++ % 8];
-    snprintf(buffer, sizeof buffers[0], "%s/%s", current_dir, relative);
+    if (snprintf(buffer, sizeof buffers[0], "%s/%s", current_dir, relative) >=
+        (int)sizeof buffers[0]) {
+        fprintf(stderr, "scratch path too long: %s\n", relative);
+        exit(2);
+    }
     return buffer;
 }
 

@@ -14,16 +14,22 @@
 #include "start_gate.h"
 #include "tsv_escape.h"
 
+static void expect_size(const char *text, uint64_t expected)
+{
+    uint64_t value = UINT64_MAX;
+    if (!CHECK(parse_size(text, &value)) || !CHECK_EQ(value, expected))
+        printf("    input was \"%s\"\n", text);
+}
+
 static void size_suffixes_are_binary_multiples(void)
 {
-    uint64_t v = 0;
-    CHECK(parse_size("4096", &v)) && CHECK_EQ(v, 4096);
-    CHECK(parse_size("4K", &v)) && CHECK_EQ(v, 4096);
-    CHECK(parse_size("4k", &v)) && CHECK_EQ(v, 4096);
-    CHECK(parse_size("4KiB", &v)) && CHECK_EQ(v, 4096);
-    CHECK(parse_size("64M", &v)) && CHECK_EQ(v, 64ULL << 20);
-    CHECK(parse_size("2G", &v)) && CHECK_EQ(v, 2ULL << 30);
-    CHECK(parse_size("0", &v)) && CHECK_EQ(v, 0);
+    expect_size("4096", 4096);
+    expect_size("4K", 4096);
+    expect_size("4k", 4096);
+    expect_size("4KiB", 4096);
+    expect_size("64M", 64ULL << 20);
+    expect_size("2G", 2ULL << 30);
+    expect_size("0", 0);
 }
 
 static void malformed_sizes_are_rejected(void)
@@ -38,9 +44,11 @@ static void malformed_sizes_are_rejected(void)
 
 static void u64_accepts_decimal_and_hex_only(void)
 {
-    uint64_t v;
-    CHECK(parse_u64("18446744073709551615", &v)) && CHECK_EQ(v, UINT64_MAX);
-    CHECK(parse_u64("0x2a", &v)) && CHECK_EQ(v, 42);
+    uint64_t max = 0, hex = 0, v;
+    CHECK(parse_u64("18446744073709551615", &max));
+    CHECK_EQ(max, UINT64_MAX);
+    CHECK(parse_u64("0x2a", &hex));
+    CHECK_EQ(hex, 42);
     CHECK(!parse_u64("18446744073709551616", &v));
     CHECK(!parse_u64("-3", &v));
     CHECK(!parse_u64("3K", &v));

@@ -1,0 +1,23 @@
+#include <stdio.h>
+
+#include "check.h"
+
+void register_unit_tests(void);
+void register_fiemap_tests(void);
+void register_atomic_output_tests(void);
+void register_append_tests(void);
+void register_fragcheck_tests(void);
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: %s PATH-TO-mobifrag-agent\n", argv[0]);
+        return 2;
+    }
+    register_unit_tests();
+    register_fiemap_tests();
+    register_atomic_output_tests();
+    register_append_tests();
+    register_fragcheck_tests();
+    return test_run_all(argv[1]) == 0 ? 0 : 1;
+}

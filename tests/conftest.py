@@ -1,0 +1,58 @@
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+
+def write_snapshot(directory: Path, files, extents, fs=("ext4", 4096, 16384, 8000, "/dev/vda")):
+    """A fragcheck snapshot directory from rows (tuples) of each table."""
+    directory.mkdir(parents=True, exist_ok=True)
+    tables = {
+        "files.tsv": (("path", "size_bytes", "allocated_bytes", "n_extents", "inode"), files),
+        "extents.tsv": (
+            ("path", "extent", "logical_bytes", "physical_bytes", "length_bytes", "flags"),
+            extents,
+        ),
+        "fs.tsv": (("fs_type", "block_size", "total_blocks", "free_blocks", "device"), [fs]),
+    }
+    for name, (header, rows) in tables.items():
+        lines = ["\t".join(header)] + ["\t".join(str(v) for v in row) for row in rows]
+        (directory / name).write_text("\n".join(lines) + "\n")
+    return directory
+
+
+@pytest.fixture
+def snapshot_dir(tmp_path):
+    def make(name="snap", **kwargs):
+        return write_snapshot(tmp_path / name, **kwargs)
+
+    return make
+
+
+def snakemake(*args, check=True):
+    """Run the workflow's snakemake (from the venv running the tests) in the repo."""
+    import subprocess
+
+    command = [sys.executable, "-m", "snakemake", "--cores", "2", *args]
+    run = subprocess.run(command, cwd=REPO, capture_output=True, text=True)
+    if check and run.returncode != 0:
+        raise AssertionError(f"{' '.join(command)} failed:\n{run.stdout[-3000:]}\n{run.stderr[-3000:]}")
+    return run
+
+
+@pytest.fixture(scope="session")
+def emulator_kernel():
+    """The emulator kernel of the default config, built through the workflow if needed."""
+    import yaml
+
+    from mobifrag.kernel import kernel_dir
+
+    config = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
+    image = kernel_dir(
+        Path(config["kernel"]["source"]), REPO / config["kernel"]["series"], "emulator"
+    ) / "bzImage"
+    snakemake(str(image.relative_to(REPO)))
+    return image

@@ -1,0 +1,55 @@
+"""The workflow as a user drives it: dry runs, lint, and errors before any work."""
+
+import yaml
+
+from conftest import REPO, snakemake
+
+
+def test_dry_run_shows_the_chain():
+    run = snakemake("-n", "all")
+    for rule in ("concurrent_appenders", "concurrent_appenders_tables", "figure"):
+        assert rule in run.stdout
+
+
+def test_lint_is_clean():
+    run = snakemake("--lint", check=False)
+    assert run.returncode == 0, run.stdout + run.stderr
+
+
+def test_unknown_device_fails_before_any_work():
+    run = snakemake("-n", "all", "--config", "device=no-such-phone", check=False)
+    assert run.returncode != 0
+    assert "devices/no-such-phone.yaml: no such device profile" in run.stdout + run.stderr
+
+
+def test_bad_profile_names_file_and_field():
+    path = REPO / "devices" / "test-broken-profile.yaml"
+    profile = yaml.safe_load((REPO / "devices" / "emulator-emmc.yaml").read_text())
+    profile["name"] = "test-broken-profile"
+    profile["platform"]["cpus"] = "two"
+    profile["storage"]["warp"] = 9
+    path.write_text(yaml.safe_dump(profile))
+    try:
+        run = snakemake("-n", "all", "--config", "device=test-broken-profile", check=False)
+    finally:
+        path.unlink()
+    output = run.stdout + run.stderr
+    assert run.returncode != 0
+    assert "test-broken-profile.yaml: field platform.cpus" in output
+    assert "field storage.warp" in output
+
+
+def test_unknown_scale_is_named():
+    run = snakemake("-n", "all", "--config", "scale=enormous", check=False)
+    assert run.returncode != 0
+    assert "scale 'enormous' is not one of" in run.stdout + run.stderr
+
+
+def test_missing_kernel_source_is_one_line(tmp_path):
+    config = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
+    config["kernel"]["source"] = str(tmp_path / "linux-source-6.1.tar.xz")
+    override = tmp_path / "config.yaml"
+    override.write_text(yaml.safe_dump(config))
+    run = snakemake("-n", "all", "--configfile", str(override), check=False)
+    assert run.returncode != 0
+    assert "install it with 'apt-get install linux-source-6.1'" in run.stdout + run.stderr
