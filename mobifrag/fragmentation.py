@@ -95,7 +95,7 @@ def size_level(length_bytes: int) -> str:
     """Fragment-size level L1..L7 of TMC Table 2."""
     if length_bytes <= 0:
         raise ValueError(f"a fragment has a positive length, got {length_bytes}")
-    for level, upper_kib in zip(LEVELS, LEVEL_UPPER_KIB):
+    for level, upper_kib in zip(LEVELS, LEVEL_UPPER_KIB, strict=False):
         if length_bytes <= upper_kib * KIB:
             return level
     return LEVELS[-1]

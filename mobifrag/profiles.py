@@ -7,7 +7,7 @@ any work starts.
 from __future__ import annotations
 
 import sys
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import jsonschema
@@ -48,7 +48,7 @@ def _defaults(schema: dict, data: dict) -> dict:
     return data
 
 
-@lru_cache(maxsize=None)
+@cache
 def _schema() -> dict:
     return yaml.safe_load(SCHEMA.read_text())
 

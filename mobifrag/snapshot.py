@@ -59,7 +59,7 @@ def _rows(path: Path, columns: tuple[str, ...]):
                 raise SnapshotError(
                     f"{path}:{line_number}: {len(row)} fields, expected {len(columns)}"
                 )
-            yield line_number, dict(zip(columns, row))
+            yield line_number, dict(zip(columns, row, strict=True))
 
 
 def _int(path: Path, line: int, row: dict[str, str], column: str) -> int:

@@ -43,7 +43,9 @@ rule concurrent_appenders_tables:
     log:
         RESULTS + "/logs/concurrent-appenders-tables.log",
     params:
-        runs=lambda w: " ".join(f"--run {k} {v}/snapshot" for k, v in appender_runs(w).items()),
+        runs=lambda w: " ".join(
+            f"--run {k} {v}/snapshot" for k, v in appender_runs(w).items()
+        ),
     shell:
         "{PYTHON} -m mobifrag.fragment_tables {params.runs}"
         " --dof {output.dof} --layout {output.layout} 2> {log}"

@@ -4,12 +4,17 @@
 
 def study_figures(device, scale):
     folder = FIGURES.format(device=device, scale=scale)
-    return [f"{folder}/{stem}.{ext}" for stem in FIGURE_INPUTS for ext in ("pdf", "png")]
+    return [
+        f"{folder}/{stem}.{ext}" for stem in FIGURE_INPUTS for ext in ("pdf", "png")
+    ]
 
 
 # Figure stem → the result tables it is drawn from (relative to results/<device>/<scale>).
 FIGURE_INPUTS = {
-    "tmc-fig06-layout": ["concurrent-appenders/layout.csv", "concurrent-appenders/dof.csv"],
+    "tmc-fig06-layout": [
+        "concurrent-appenders/layout.csv",
+        "concurrent-appenders/dof.csv",
+    ],
 }
 
 
@@ -17,7 +22,10 @@ rule figure:
     input:
         script="paper-figures/{stem}.R",
         theme="paper-figures/theme.R",
-        tables=lambda w: [f"{RESULTS}/{t}".format(device=w.device, scale=w.scale) for t in FIGURE_INPUTS[w.stem]],
+        tables=lambda w: [
+            f"{RESULTS}/{t}".format(device=w.device, scale=w.scale)
+            for t in FIGURE_INPUTS[w.stem]
+        ],
     output:
         pdf=FIGURES + "/{stem}.pdf",
         png=FIGURES + "/{stem}.png",

@@ -39,7 +39,9 @@ def snakemake(*args, check=True):
     command = [sys.executable, "-m", "snakemake", "--cores", "2", *args]
     run = subprocess.run(command, cwd=REPO, capture_output=True, text=True)
     if check and run.returncode != 0:
-        raise AssertionError(f"{' '.join(command)} failed:\n{run.stdout[-3000:]}\n{run.stderr[-3000:]}")
+        raise AssertionError(
+            f"{' '.join(command)} failed:\n{run.stdout[-3000:]}\n{run.stderr[-3000:]}"
+        )
     return run
 
 
@@ -51,8 +53,9 @@ def emulator_kernel():
     from mobifrag.kernel import kernel_dir
 
     config = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
-    image = kernel_dir(
-        Path(config["kernel"]["source"]), REPO / config["kernel"]["series"], "emulator"
-    ) / "bzImage"
+    image = (
+        kernel_dir(Path(config["kernel"]["source"]), REPO / config["kernel"]["series"], "emulator")
+        / "bzImage"
+    )
     snakemake(str(image.relative_to(REPO)))
     return image

@@ -4,7 +4,6 @@ import csv
 from collections import defaultdict
 
 import pytest
-
 from conftest import REPO, snakemake
 
 pytestmark = pytest.mark.emulator
@@ -41,9 +40,7 @@ def test_five_writers_fragment_each_other(fig06):
 
 def test_five_writers_extents_interleave(fig06):
     _, layout = fig06
-    fragments = sorted(
-        (int(r["start_block"]), r["path"]) for r in layout if r["writers"] == "5"
-    )
+    fragments = sorted((int(r["start_block"]), r["path"]) for r in layout if r["writers"] == "5")
     owners = [path for _, path in fragments]
     # Interleaved: some file's fragments are separated by another file's fragment.
     spans = defaultdict(list)

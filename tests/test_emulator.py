@@ -17,8 +17,13 @@ def job_script(tmp_path, body):
 
 
 def run(tmp_path, kernel, body, timeout=120):
-    job = GuestJob(kernel=kernel, script=job_script(tmp_path, body), timeout_s=timeout,
-                   disk_bytes=32 * 1024 * 1024, env=(("GREETING", "it's me"),))
+    job = GuestJob(
+        kernel=kernel,
+        script=job_script(tmp_path, body),
+        timeout_s=timeout,
+        disk_bytes=32 * 1024 * 1024,
+        env=(("GREETING", "it's me"),),
+    )
     return run_job(job, tmp_path / "out", tmp_path / "console.log")
 
 

@@ -13,7 +13,9 @@ def interleaved(n_files, blocks_per_file):
     files, extents = [], []
     for f in range(n_files):
         path = f"writer{f}.db"
-        files.append((path, blocks_per_file * 4 * KIB, blocks_per_file * 4 * KIB, blocks_per_file, f))
+        files.append(
+            (path, blocks_per_file * 4 * KIB, blocks_per_file * 4 * KIB, blocks_per_file, f)
+        )
         for b in range(blocks_per_file):
             physical = (1000 + b * n_files + f) * 4 * KIB
             extents.append((path, b, b * 4 * KIB, physical, 4 * KIB, "-"))
@@ -26,10 +28,13 @@ def read_csv(path):
 
 
 def test_labelled_runs_stack_into_one_dof_table(snapshot_dir, tmp_path):
-    one = snapshot_dir("one", **dict(zip(("files", "extents"), interleaved(1, 8))))
-    five = snapshot_dir("five", **dict(zip(("files", "extents"), interleaved(5, 8))))
+    one = snapshot_dir("one", **dict(zip(("files", "extents"), interleaved(1, 8), strict=True)))
+    five = snapshot_dir("five", **dict(zip(("files", "extents"), interleaved(5, 8), strict=True)))
     out = tmp_path / "dof.csv"
-    assert main(["--run", "writers=1", str(one), "--run", "writers=5", str(five), "--dof", str(out)]) == 0
+    assert (
+        main(["--run", "writers=1", str(one), "--run", "writers=5", str(five), "--dof", str(out)])
+        == 0
+    )
     rows = read_csv(out)
     assert list(rows[0])[:2] == ["writers", "path"]
     by_run = {}
@@ -41,7 +46,7 @@ def test_labelled_runs_stack_into_one_dof_table(snapshot_dir, tmp_path):
 
 
 def test_layout_is_relative_to_lowest_block(snapshot_dir, tmp_path):
-    snap = snapshot_dir(**dict(zip(("files", "extents"), interleaved(2, 3))))
+    snap = snapshot_dir(**dict(zip(("files", "extents"), interleaved(2, 3), strict=True)))
     out = tmp_path / "layout.csv"
     assert main(["--run", "writers=2", str(snap), "--layout", str(out)]) == 0
     rows = read_csv(out)

@@ -73,8 +73,18 @@ def test_sparse_file_counts_physically_separate_pieces():
 
 @pytest.mark.parametrize(
     ("kib", "level"),
-    [(4, "L1"), (16, "L1"), (17, "L2"), (32, "L2"), (64, "L3"), (65, "L4"), (256, "L5"),
-     (512, "L6"), (513, "L7"), (100_000, "L7")],
+    [
+        (4, "L1"),
+        (16, "L1"),
+        (17, "L2"),
+        (32, "L2"),
+        (64, "L3"),
+        (65, "L4"),
+        (256, "L5"),
+        (512, "L6"),
+        (513, "L7"),
+        (100_000, "L7"),
+    ],
 )
 def test_size_levels_follow_tmc_table_2(kib, level):
     assert size_level(kib * KIB) == level

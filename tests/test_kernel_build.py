@@ -5,8 +5,8 @@ import tarfile
 
 import pytest
 import yaml
-
 from conftest import REPO
+
 from mobifrag.kernel import KernelInputError, kernel_key
 
 CONFIG = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
@@ -36,10 +36,14 @@ def test_series_patches_are_applied_in_order(tmp_path):
     series = tmp_path / "series"
     (tmp_path / "0001-test.patch").write_text(TRIVIAL_PATCH)
     series.write_text("# comment line\n0001-test.patch  # trailing comment\n")
-    run = build("--source", str(SOURCE), "--series", str(series), "--prepare-only", out=tmp_path / "k")
+    run = build(
+        "--source", str(SOURCE), "--series", str(series), "--prepare-only", out=tmp_path / "k"
+    )
     assert run.returncode == 0, run.stderr
     assert "applying 0001-test.patch" in run.stdout
-    assert "/* mobifrag test patch */" in (tmp_path / "k" / "src" / "init" / "version.c").read_text()
+    assert (
+        "/* mobifrag test patch */" in (tmp_path / "k" / "src" / "init" / "version.c").read_text()
+    )
     config = (tmp_path / "k" / "src" / ".config").read_text()
     assert "CONFIG_F2FS_FS=y" in config and "CONFIG_BLK_DEV_IO_TRACE=y" in config
 
@@ -57,16 +61,26 @@ def fake_source(tmp_path):
 def test_patch_that_does_not_apply_is_named(tmp_path):
     (tmp_path / "0001-test.patch").write_text(TRIVIAL_PATCH)
     (tmp_path / "series").write_text("0001-test.patch\n")
-    run = build("--source", str(fake_source(tmp_path)), "--series", str(tmp_path / "series"),
-                out=tmp_path / "k")
+    run = build(
+        "--source",
+        str(fake_source(tmp_path)),
+        "--series",
+        str(tmp_path / "series"),
+        out=tmp_path / "k",
+    )
     assert run.returncode != 0
     assert "patch 0001-test.patch does not apply" in run.stderr
 
 
 def test_missing_patch_in_series_is_named(tmp_path):
     (tmp_path / "series").write_text("0002-missing.patch\n")
-    run = build("--source", str(fake_source(tmp_path)), "--series", str(tmp_path / "series"),
-                out=tmp_path / "k")
+    run = build(
+        "--source",
+        str(fake_source(tmp_path)),
+        "--series",
+        str(tmp_path / "series"),
+        out=tmp_path / "k",
+    )
     assert run.returncode != 0
     assert "0002-missing.patch listed in" in run.stderr
 
@@ -74,8 +88,13 @@ def test_missing_patch_in_series_is_named(tmp_path):
 def test_missing_source_says_what_to_install(tmp_path):
     with pytest.raises(KernelInputError, match="apt-get install linux-source-6.1"):
         kernel_key(tmp_path / "linux-source-6.1.tar.xz", SERIES, "emulator")
-    run = build("--source", str(tmp_path / "linux-source-6.1.tar.xz"), "--series", str(SERIES),
-                out=tmp_path / "k")
+    run = build(
+        "--source",
+        str(tmp_path / "linux-source-6.1.tar.xz"),
+        "--series",
+        str(SERIES),
+        out=tmp_path / "k",
+    )
     assert "apt-get install linux-source-6.1" in run.stderr
 
 

@@ -1,7 +1,6 @@
 """The workflow as a user drives it: dry runs, lint, and errors before any work."""
 
 import yaml
-
 from conftest import REPO, snakemake
 
 
