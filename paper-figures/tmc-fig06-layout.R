@@ -7,12 +7,13 @@ layout <- read_table(args$tables[[1]])
 dof <- read_table(args$tables[[2]])
 
 mean_dof <- aggregate(dof ~ fs + writers, data = dof, FUN = mean)
-mean_dof$label <- sprintf("mean DoF %.1f", mean_dof$dof)
+mean_dof$label <- sprintf("mean DoF\n%.1f", mean_dof$dof)
 
 layout$writers_f <- factor(layout$writers, levels = sort(unique(layout$writers)))
 layout$y <- as.integer(layout$writers_f)
 layout$file <- basename(layout$path)
 mean_dof$y <- as.integer(factor(mean_dof$writers, levels = levels(layout$writers_f)))
+x_max <- max(layout$start_block + layout$length_blocks)
 
 plot <- ggplot(layout) +
   geom_rect(
@@ -22,9 +23,10 @@ plot <- ggplot(layout) +
     )
   ) +
   geom_text(
-    data = mean_dof, aes(x = Inf, y = y + 0.45, label = label),
-    hjust = 1.05, vjust = 0, size = 2.8
+    data = mean_dof, aes(x = x_max * 1.02, y = y, label = label),
+    hjust = 0, size = 2.8, lineheight = 0.9
   ) +
+  expand_limits(x = x_max * 1.15) +
   scale_y_continuous(breaks = seq_along(levels(layout$writers_f)), labels = levels(layout$writers_f)) +
   scale_fill_manual(values = palette_for(length(unique(layout$file)))) +
   facet_wrap(~fs, ncol = 1, scales = "free_x") +

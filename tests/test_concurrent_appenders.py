@@ -28,14 +28,18 @@ def mean_dof(dof, writers):
     return sum(values) / len(values)
 
 
-def test_single_writer_stays_contiguous(fig06):
+def test_single_writer_stays_nearly_contiguous(fig06):
+    # ext4's allocator serves a file's first 64 KiB (mb_stream_req = 16 blocks) from the
+    # per-CPU locality group and the rest from the inode's own preallocation, so one
+    # appender ends in at most two pieces whatever the file size.
     dof, _ = fig06
-    assert mean_dof(dof, 1) <= 1.5
+    assert mean_dof(dof, 1) <= 2
 
 
 def test_five_writers_fragment_each_other(fig06):
     dof, _ = fig06
     assert mean_dof(dof, 5) > 1
+    assert mean_dof(dof, 5) >= 4 * mean_dof(dof, 1)
 
 
 def test_five_writers_extents_interleave(fig06):
