@@ -2,35 +2,28 @@
 # a fragcheck snapshot; then tidy per-file tables derived from the snapshots.
 
 
-def appender_runs(wildcards):
-    """Label → run directory of every (file system, writers) run of TMC Fig. 6."""
-    run = RESULTS.format(device=wildcards.device, scale=wildcards.scale)
-    return {
-        f"fs={fs},writers={n}": f"{run}/concurrent-appenders/{fs}/writers-{n}"
-        for fs in config["concurrent_appenders"]["filesystems"]
-        for n in config["concurrent_appenders"]["writers"]
-    }
-
-
 rule concurrent_appenders:
     input:
         kernel=lambda w: kernel_image(w.device),
         agent=AGENT,
         job="jobs/concurrent-appenders.sh",
     output:
-        out=directory(RESULTS + "/concurrent-appenders/{fs}/writers-{writers}"),
+        out=directory(results("concurrent-appenders/{fs}/writers-{writers}")),
     log:
-        RESULTS + "/logs/concurrent-appenders-{fs}-writers-{writers}.console.log",
+        results("logs/concurrent-appenders-{fs}-writers-{writers}.console.log"),
     wildcard_constraints:
         fs="ext4|f2fs",
         writers=r"\d+",
     params:
+        python=PYTHON,
         disk_mib=lambda w: scale_params(w.scale)["disk_mib"],
         mkfs=lambda w: config["filesystems"][f"{w.fs}_mkfs"],
         record=config["concurrent_appenders"]["record_kib"] * 1024,
         file=lambda w: scale_params(w.scale)["concurrent_appenders"]["file_kib"] * 1024,
     shell:
-        RUN_GUEST_JOB + " --disk-mib {params.disk_mib}"
+        "{params.python} -m mobifrag.emulator --device {wildcards.device}"
+        " --kernel {input.kernel} --agent {input.agent} --script {input.job}"
+        " --disk-mib {params.disk_mib} --out {output.out} --console {log}"
         " -- {wildcards.fs} {params.mkfs:q} {wildcards.writers} {params.record} {params.file}"
 
 
@@ -38,14 +31,15 @@ rule concurrent_appenders_tables:
     input:
         lambda w: appender_runs(w).values(),
     output:
-        dof=RESULTS + "/concurrent-appenders/dof.csv",
-        layout=RESULTS + "/concurrent-appenders/layout.csv",
+        dof=results("concurrent-appenders/dof.csv"),
+        layout=results("concurrent-appenders/layout.csv"),
     log:
-        RESULTS + "/logs/concurrent-appenders-tables.log",
+        results("logs/concurrent-appenders-tables.log"),
     params:
+        python=PYTHON,
         runs=lambda w: " ".join(
             f"--run {k} {v}/snapshot" for k, v in appender_runs(w).items()
         ),
     shell:
-        "{PYTHON} -m mobifrag.fragment_tables {params.runs}"
+        "{params.python} -m mobifrag.fragment_tables {params.runs}"
         " --dof {output.dof} --layout {output.layout} 2> {log}"

@@ -1,37 +1,23 @@
-# Figures stage: one R script per figure (paper-figures/<stem>.R), drawn from result
-# tables; outputs under paper-figures/<device>/<scale>/<stem>.pdf and .png.
-
-
-def study_figures(device, scale):
-    folder = FIGURES.format(device=device, scale=scale)
-    return [
-        f"{folder}/{stem}.{ext}" for stem in FIGURE_INPUTS for ext in ("pdf", "png")
-    ]
-
-
-# Figure stem → the result tables it is drawn from (relative to results/<device>/<scale>).
-FIGURE_INPUTS = {
-    "tmc-fig06-layout": [
-        "concurrent-appenders/layout.csv",
-        "concurrent-appenders/dof.csv",
-    ],
-}
+# Figures stage: one R script per figure (paper-figures/<stem>.R, registered in
+# paper-figures/registry.yaml), drawn from result tables; PDF and PNG under
+# paper-figures/<device>/<scale>/.
 
 
 rule figure:
     input:
         script="paper-figures/{stem}.R",
         theme="paper-figures/theme.R",
-        tables=lambda w: [
-            f"{RESULTS}/{t}".format(device=w.device, scale=w.scale)
-            for t in FIGURE_INPUTS[w.stem]
-        ],
+        tables=figure_tables,
     output:
-        pdf=FIGURES + "/{stem}.pdf",
-        png=FIGURES + "/{stem}.png",
+        pdf=figures("{stem}.pdf"),
+        png=report(
+            figures("{stem}.png"),
+            caption="../paper-figures/captions/{stem}.rst",
+            category="Figures",
+        ),
     log:
-        RESULTS + "/logs/figure-{stem}.log",
+        results("logs/figure-{stem}.log"),
     wildcard_constraints:
-        stem="|".join(FIGURE_INPUTS),
+        stem="|".join(FIGURE_REGISTRY),
     shell:
         "Rscript {input.script} {output.pdf} {output.png} {input.tables} > {log} 2>&1"

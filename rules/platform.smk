@@ -1,11 +1,8 @@
 # Platform stage: what runs jobs on the device — the agent, and the runner that boots a
-# guest (python -m mobifrag.emulator) with a job script from jobs/.
+# guest (python -m mobifrag.emulator, called by each experiment rule) with a job script
+# from jobs/.
 
 AGENT = "agent/build/mobifrag-agent"
-RUN_GUEST_JOB = (
-    f"{PYTHON} -m mobifrag.emulator --device {{wildcards.device}} --kernel {{input.kernel}}"
-    " --agent {input.agent} --script {input.job} --out {output.out} --console {log}"
-)
 
 
 rule agent:

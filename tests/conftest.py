@@ -59,3 +59,20 @@ def emulator_kernel():
     )
     snakemake(str(image.relative_to(REPO)))
     return image
+
+
+def planned_jobs(output: str) -> dict[str, int]:
+    """Rule → job count from the 'Job stats' table of a snakemake (dry) run."""
+    jobs: dict[str, int] = {}
+    in_table = False
+    for line in output.splitlines():
+        if line.startswith("job ") and "count" in line:
+            in_table = True
+            continue
+        if in_table:
+            parts = line.split()
+            if not parts or parts[0] == "total":
+                break
+            if len(parts) == 2 and parts[1].isdigit():
+                jobs[parts[0]] = int(parts[1])
+    return jobs
