@@ -12,7 +12,7 @@ rule figure:
         pdf=figures("{stem}.pdf"),
         png=report(
             figures("{stem}.png"),
-            caption="../paper-figures/captions/{stem}.rst",
+            caption="../paper-figures/{stem}.rst",
             category="Figures",
         ),
     log:
