@@ -1,6 +1,6 @@
 # mobifrag: `snakemake all` reproduces the study on the configured device profile.
 # Stages (one module each, data flows top to bottom): kernel → platform → age →
-# figures. See README.md for targets and ../DESIGN.md-style notes in each module.
+# figures → report. See README.md for targets and ../DESIGN.md-style notes in each module.
 import sys
 
 from snakemake.utils import min_version, validate
@@ -21,9 +21,10 @@ include: "rules/kernel.smk"
 include: "rules/platform.smk"
 include: "rules/age.smk"
 include: "rules/figures.smk"
+include: "rules/report.smk"
 
 
 rule all:
     default_target: True
     input:
-        study_figures(config["device"], config["scale"]),
+        study_outputs(config["device"], config["scale"]),

@@ -1,4 +1,5 @@
 # Config, device profiles and path patterns shared by every stage.
+import json
 from pathlib import Path
 
 import yaml
@@ -64,7 +65,7 @@ FIGURE_REGISTRY = yaml.safe_load(
 
 def figure_tables(wildcards):
     run = RESULTS.format(device=wildcards.device, scale=wildcards.scale)
-    return [f"{run}/{table}" for table in FIGURE_REGISTRY[wildcards.stem]]
+    return [f"{run}/{table}" for table in FIGURE_REGISTRY[wildcards.stem]["tables"]]
 
 
 def study_figures(device, scale):
@@ -72,6 +73,31 @@ def study_figures(device, scale):
     return [
         f"{folder}/{stem}.{ext}" for stem in FIGURE_REGISTRY for ext in ("pdf", "png")
     ]
+
+
+CLAIMS = yaml.safe_load(Path(workflow.basedir, "config/claims.yaml").read_text())[
+    "claims"
+]
+
+
+def measure_tables(measure):
+    yield measure["table"]
+    if "relative_to" in measure:
+        yield from measure_tables(measure["relative_to"])
+
+
+def claim_tables(wildcards):
+    """Every result table a claim reads, so `claims` runs after the experiments."""
+    run = RESULTS.format(device=wildcards.device, scale=wildcards.scale)
+    tables = {t for claim in CLAIMS for t in measure_tables(claim["measure"])}
+    return [f"{run}/{table}" for table in sorted(tables)]
+
+
+def study_outputs(device, scale):
+    """What `snakemake all` produces for one device and scale."""
+    run = RESULTS.format(device=device, scale=scale)
+    extras = [f"{run}/claims.md", f"{run}/provenance.json"]
+    return study_figures(device, scale) + extras
 
 
 # Checked now, so a bad profile or scale stops the run before any work.

@@ -12,12 +12,14 @@ rule figure:
         pdf=figures("{stem}.pdf"),
         png=report(
             figures("{stem}.png"),
-            caption="../paper-figures/{stem}.rst",
+            caption="../report/figure.rst",
             category="Figures",
         ),
     log:
         results("logs/figure-{stem}.log"),
     wildcard_constraints:
         stem="|".join(FIGURE_REGISTRY),
+    params:
+        caption=lambda w: FIGURE_REGISTRY[w.stem]["caption"],
     shell:
         "Rscript {input.script} {output.pdf} {output.png} {input.tables} > {log} 2>&1"

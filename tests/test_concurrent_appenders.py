@@ -4,6 +4,7 @@ import csv
 from collections import defaultdict
 
 import pytest
+
 from conftest import REPO, planned_jobs, snakemake
 
 pytestmark = pytest.mark.emulator

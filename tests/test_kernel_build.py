@@ -5,8 +5,8 @@ import tarfile
 
 import pytest
 import yaml
-from conftest import REPO
 
+from conftest import REPO
 from mobifrag.kernel import KernelInputError, kernel_key
 
 CONFIG = yaml.safe_load((REPO / "config" / "config.yaml").read_text())

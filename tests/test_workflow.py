@@ -1,6 +1,7 @@
 """The workflow as a user drives it: dry runs, lint, and errors before any work."""
 
 import yaml
+
 from conftest import REPO, planned_jobs, snakemake
 
 

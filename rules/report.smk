@@ -1,0 +1,38 @@
+# Report stage: the papers' claims checked against the run, and the run's provenance.
+# `snakemake --report report.html` collects them with every figure.
+
+
+rule claims:
+    input:
+        claims="config/claims.yaml",
+        schema="config/claims.schema.yaml",
+        tables=claim_tables,
+    output:
+        markdown=report(results("claims.md"), category="Claims"),
+        csv=results("claims.csv"),
+    log:
+        results("logs/claims.log"),
+    params:
+        python=PYTHON,
+        results=RESULTS,
+    shell:
+        "{params.python} -m mobifrag.claims --claims {input.claims} --results {params.results}"
+        " --markdown {output.markdown} --csv {output.csv} 2> {log}"
+
+
+rule provenance:
+    input:
+        kernel=lambda w: str(Path(kernel_image(w.device)).parent / "provenance.json"),
+        profile="devices/{device}.yaml",
+    output:
+        report(results("provenance.json"), category="Provenance"),
+    log:
+        results("logs/provenance.log"),
+    params:
+        python=PYTHON,
+        config=lambda w: json.dumps({**config, "device": w.device, "scale": w.scale}),
+    shell:
+        "echo {params.config:q} > {output}.config.json &&"
+        " {params.python} -m mobifrag.provenance --device {wildcards.device}"
+        " --kernel-provenance {input.kernel} --config-json {output}.config.json"
+        " --out {output} 2> {log}; status=$?; rm -f {output}.config.json; exit $status"
