@@ -8,7 +8,8 @@ enum exit_code {
     EXIT_FAILURE_GENERIC = 1,
     EXIT_WORKLOAD_IO = 2,
     EXIT_FIEMAP_UNSUPPORTED = 3,
-    EXIT_USAGE = 64 /* EX_USAGE from sysexits.h, which not every libc ships */
+    EXIT_USAGE = 64,    /* EX_USAGE from sysexits.h, which not every libc ships */
+    EXIT_DATA_ERROR = 65 /* EX_DATAERR: a malformed input file (replay trace) */
 };
 
 #endif

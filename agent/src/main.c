@@ -5,6 +5,7 @@
 #include "cli.h"
 #include "exit_codes.h"
 #include "fragcheck_cmd.h"
+#include "replay_cmd.h"
 
 #define AGENT_VERSION "0.1.0"
 
@@ -15,6 +16,8 @@ static const char usage_text[] =
     "  append     concurrent appender workload: N threads, one file each,\n"
     "             small synchronous appends (TMC sec. 4.2 / 6.1.1)\n"
     "  fragcheck  snapshot of every regular file's extents (FIEMAP) as TSV tables\n"
+    "  replay     replay a workload trace (.iotrace) with real system calls\n"
+    "             and libsqlite3\n"
     "\n"
     "Run '" PROGRAM_NAME " <command> --help' for the options of a command.\n";
 
@@ -24,6 +27,7 @@ static const struct {
 } commands[] = {
     {"append", append_command},
     {"fragcheck", fragcheck_command},
+    {"replay", replay_command},
 };
 
 static int is_help(const char *word)

@@ -7,6 +7,8 @@ void register_fiemap_tests(void);
 void register_atomic_output_tests(void);
 void register_append_tests(void);
 void register_fragcheck_tests(void);
+void register_replay_unit_tests(void);
+void register_replay_tests(void);
 
 int main(int argc, char **argv)
 {
@@ -19,5 +21,7 @@ int main(int argc, char **argv)
     register_atomic_output_tests();
     register_append_tests();
     register_fragcheck_tests();
+    register_replay_unit_tests();
+    register_replay_tests();
     return test_run_all(argv[1]) == 0 ? 0 : 1;
 }

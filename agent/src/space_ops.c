@@ -1,0 +1,86 @@
+#include "space_ops.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "content_io.h"
+#include "space_usage.h"
+#include "victim_list.h"
+
+static op_status fill_until(struct replay_context *context, int fd,
+                            const struct trace_op *op)
+{
+    struct stat st;
+    if (fstat(fd, &st) != 0)
+        return errno;
+    uint64_t offset = (uint64_t)st.st_size;
+    for (;;) {
+        double used;
+        op_status status = used_percent_of_fd(fd, &used);
+        if (status != OP_OK || used >= op->fill.percent)
+            return status;
+        status = write_content(context, fd, op->path, offset, REPLAY_CHUNK);
+        if (status != OP_OK)
+            return status;
+        offset += REPLAY_CHUNK;
+    }
+}
+
+op_status replay_fill(struct replay_context *context, const struct trace_op *op)
+{
+    op_status status = OP_OK;
+    int fd = handle_cache_fd(&context->handles, op->path, OPEN_CREATE, &status);
+    if (fd < 0)
+        return status;
+    status = fill_until(context, fd, op);
+    op_status synced = fsync(fd) == 0 ? OP_OK : errno;
+    return status != OP_OK ? status : synced;
+}
+
+static op_status delete_victims(struct replay_context *context,
+                                const struct victim_list *victims, uint64_t bytes)
+{
+    op_status status = OP_OK;
+    uint64_t freed = 0;
+    for (size_t i = 0; i < victims->count && freed < bytes; i++) {
+        const struct victim *victim = &victims->items[i];
+        handle_cache_forget(&context->handles, victim->path);
+        if (unlinkat(context->root_fd, victim->path, 0) != 0) {
+            status = errno;
+            continue;
+        }
+        freed += victim->bytes;
+        context->stats.reclaimed_files++;
+        context->stats.reclaimed_bytes += victim->bytes;
+    }
+    return status;
+}
+
+static op_status used_percent_of_dir(int root_fd, const char *dir, double *used)
+{
+    int fd = openat(root_fd, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0)
+        return errno;
+    op_status status = used_percent_of_fd(fd, used);
+    close(fd);
+    return status;
+}
+
+op_status replay_reclaim(struct replay_context *context, const struct trace_op *op)
+{
+    const struct reclaim_args *args = &op->reclaim;
+    double used;
+    op_status status = used_percent_of_dir(context->root_fd, op->path, &used);
+    if (status != OP_OK || used <= args->percent)
+        return status;
+    struct victim_list victims = {0};
+    status = collect_victims(context->root_fd, op->path, args->glob, &victims);
+    if (status == OP_OK) {
+        order_victims(&victims, args->seed);
+        status = delete_victims(context, &victims, args->bytes);
+    }
+    victim_list_free(&victims);
+    return status;
+}

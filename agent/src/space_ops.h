@@ -1,0 +1,19 @@
+#ifndef MOBIFRAG_SPACE_OPS_H
+#define MOBIFRAG_SPACE_OPS_H
+
+#include "op_status.h"
+#include "replay_context.h"
+#include "trace.h"
+
+/* `fill`: appends REPLAY_CHUNK writes to one file until its file system is
+ * PERCENT % used (space_usage.h) or a write fails (ENOSPC), then fsyncs.
+ * The first failure is the op's status. */
+op_status replay_fill(struct replay_context *context, const struct trace_op *op);
+
+/* `reclaim`: when the file system is more than PERCENT % used, deletes the
+ * GLOB-matching files under DIR in victim order (victim_list.h) until
+ * BYTES allocated bytes are freed or no candidate is left. A failed unlink
+ * is the op's status; the next candidate is tried. */
+op_status replay_reclaim(struct replay_context *context, const struct trace_op *op);
+
+#endif

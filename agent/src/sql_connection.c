@@ -1,0 +1,134 @@
+#include "sql_connection.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <strings.h>
+
+#include "root_files.h"
+
+static const char *const statement_text[STMT_COUNT] = {
+    [STMT_INSERT] = "INSERT INTO t(v) VALUES(?1)",
+    [STMT_UPDATE] = "UPDATE t SET v = ?1 WHERE id = "
+                    "(SELECT id FROM t ORDER BY id LIMIT 1 OFFSET ?2)",
+    [STMT_DELETE] = "DELETE FROM t WHERE id = (SELECT min(id) FROM t)",
+    [STMT_SELECT] = "SELECT v FROM t ORDER BY id LIMIT 1 OFFSET ?1",
+};
+
+op_status sql_status(sqlite3 *db, int result_code)
+{
+    int primary = result_code & 0xff;
+    bool os_level = primary == SQLITE_IOERR || primary == SQLITE_FULL ||
+                    primary == SQLITE_CANTOPEN;
+    int system_errno = db && os_level ? sqlite3_system_errno(db) : 0;
+    return system_errno > 0 ? system_errno : op_status_from_sqlite(result_code);
+}
+
+op_status sql_exec(struct sql_connection *connection, const char *sql)
+{
+    int rc = sqlite3_exec(connection->db, sql, NULL, NULL, NULL);
+    return rc == SQLITE_OK ? OP_OK : sql_status(connection->db, rc);
+}
+
+static op_status configure(struct sql_connection *connection)
+{
+    int persist_wal = 1;
+    sqlite3_busy_timeout(connection->db, SQL_BUSY_TIMEOUT_MS);
+    sqlite3_file_control(connection->db, "main", SQLITE_FCNTL_PERSIST_WAL, &persist_wal);
+    return sql_exec(connection, "PRAGMA synchronous=FULL");
+}
+
+static op_status open_database(const char *root_path, const char *path,
+                               struct sql_connection *connection)
+{
+    char *full_path;
+    if (asprintf(&full_path, "%s/%s", root_path, path) < 0)
+        return ENOMEM;
+    int rc = sqlite3_open_v2(full_path, &connection->db,
+                             SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
+                                 SQLITE_OPEN_NOMUTEX,
+                             NULL);
+    free(full_path);
+    return rc == SQLITE_OK ? OP_OK : sql_status(connection->db, rc);
+}
+
+op_status sql_connection_open(int root_fd, const char *root_path, const char *path,
+                              struct sql_connection **out)
+{
+    struct sql_connection *connection = calloc(1, sizeof *connection);
+    if (!connection)
+        return ENOMEM;
+    connection->journal = -1;
+    op_status status = make_parent_dirs(root_fd, path);
+    if (status == OP_OK)
+        status = open_database(root_path, path, connection);
+    if (status == OP_OK)
+        status = configure(connection);
+    if (status != OP_OK) {
+        sql_connection_close(connection);
+        return status;
+    }
+    *out = connection;
+    return OP_OK;
+}
+
+static op_status ensure_table(struct sql_connection *connection)
+{
+    return sql_exec(connection,
+                    "CREATE TABLE IF NOT EXISTS t(id INTEGER PRIMARY KEY, v BLOB)");
+}
+
+static op_status run_journal_pragma(struct sql_connection *connection,
+                                    enum sql_journal journal)
+{
+    char pragma[64];
+    snprintf(pragma, sizeof pragma, "PRAGMA journal_mode=%s", sql_journal_name(journal));
+    sqlite3_stmt *statement;
+    int rc = sqlite3_prepare_v2(connection->db, pragma, -1, &statement, NULL);
+    if (rc != SQLITE_OK)
+        return sql_status(connection->db, rc);
+    rc = sqlite3_step(statement);
+    op_status status = rc == SQLITE_ROW ? OP_OK : sql_status(connection->db, rc);
+    const char *mode = (const char *)sqlite3_column_text(statement, 0);
+    if (status == OP_OK && (!mode || strcasecmp(mode, sql_journal_name(journal)) != 0))
+        status = OP_STATUS_JOURNAL_REFUSED;
+    sqlite3_finalize(statement);
+    return status;
+}
+
+op_status sql_connection_set_journal(struct sql_connection *connection,
+                                     enum sql_journal journal)
+{
+    if (connection->journal == (int)journal)
+        return OP_OK;
+    op_status status = run_journal_pragma(connection, journal);
+    if (status == OP_OK)
+        status = ensure_table(connection);
+    if (status == OP_OK)
+        connection->journal = (int)journal;
+    return status;
+}
+
+sqlite3_stmt *sql_connection_statement(struct sql_connection *connection,
+                                       enum sql_statement which, op_status *status)
+{
+    sqlite3_stmt **slot = &connection->statements[which];
+    if (*slot)
+        return *slot;
+    int rc = sqlite3_prepare_v2(connection->db, statement_text[which], -1, slot, NULL);
+    if (rc == SQLITE_OK)
+        return *slot;
+    *status = sql_status(connection->db, rc);
+    *slot = NULL;
+    return NULL;
+}
+
+void sql_connection_close(struct sql_connection *connection)
+{
+    if (!connection)
+        return;
+    for (int i = 0; i < STMT_COUNT; i++)
+        sqlite3_finalize(connection->statements[i]);
+    sqlite3_close(connection->db); /* statements are finalized: closes now */
+    free(connection);
+}

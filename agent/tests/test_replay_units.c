@@ -1,0 +1,170 @@
+/* Pure parts of replay: trace fields and lines, used %, victim order. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "errno_name.h"
+#include "space_usage.h"
+#include "trace.h"
+#include "trace_fields.h"
+#include "trace_line.h"
+#include "victim_list.h"
+
+static bool close_to(double a, double b)
+{
+    return a - b < 1e-9 && b - a < 1e-9;
+}
+
+static bool parse(const char *text, struct trace_op *op, char *message)
+{
+    char line[512];
+    snprintf(line, sizeof line, "%s", text);
+    return parse_trace_line(line, op, message, 256);
+}
+
+static void expect_rejected(const char *text, const char *reason)
+{
+    struct trace_op op;
+    char message[256] = "";
+    if (!CHECK(!parse(text, &op, message))) {
+        printf("    accepted line was \"%s\"\n", text);
+        trace_op_free(&op);
+        return;
+    }
+    CHECK_CONTAINS(message, reason);
+}
+
+static void trace_lines_of_every_kind_parse(void)
+{
+    struct trace_op op;
+    char message[256] = "";
+    CHECK(parse("12\t3\twrite\tdir/a\\tb\t4096\t100", &op, message));
+    CHECK_EQ(op.time_us, 12);
+    CHECK_EQ(op.thread, 3);
+    CHECK_EQ(op.kind, OP_WRITE);
+    CHECK_STR(op.path, "dir/a\tb");
+    CHECK_EQ(op.span.offset, 4096);
+    CHECK_EQ(op.span.length, 100);
+    trace_op_free(&op);
+
+    CHECK(parse("0\t0\tfallocate\tf\t0\t65536\tkeep", &op, message));
+    CHECK(op.fallocate.keep_size);
+    trace_op_free(&op);
+
+    CHECK(parse("0\t0\tsql\tdb/x.db\twal\tupdate\t7\t128", &op, message));
+    CHECK_EQ(op.sql.journal, JOURNAL_WAL);
+    CHECK_EQ(op.sql.kind, SQL_UPDATE);
+    CHECK_EQ(op.sql.rows, 7);
+    CHECK_EQ(op.sql.bytes, 128);
+    trace_op_free(&op);
+
+    CHECK(parse("0\t0\treclaim\tDCIM\t72.5\t1048576\t9\t*.jpg", &op, message));
+    CHECK(close_to(op.reclaim.percent, 72.5));
+    CHECK_EQ(op.reclaim.bytes, 1048576);
+    CHECK_EQ(op.reclaim.seed, 9);
+    CHECK_STR(op.reclaim.glob, "*.jpg");
+    trace_op_free(&op);
+
+    CHECK(parse("0\t0\trename\ta\\x01\tb\\\\c", &op, message));
+    CHECK_STR(op.path, "a\x01");
+    CHECK_STR(op.rename.new_path, "b\\c");
+    trace_op_free(&op);
+}
+
+static void malformed_trace_lines_are_rejected(void)
+{
+    expect_rejected("0\t0\twrte\tf\t0\t1", "unknown operation 'wrte'");
+    expect_rejected("0\t0\twrite\tf\t0", "'write' takes 6 tab-separated fields, found 5");
+    expect_rejected("0\t0\tfsync\tf\textra", "'fsync' takes 4");
+    expect_rejected("0\t0\tcreate\t/etc/passwd", "absolute path");
+    expect_rejected("0\t0\tcreate\ta/../../b", "'..'");
+    expect_rejected("0\t0\tcreate\t..", "'..'");
+    expect_rejected("0\t0\tcreate\t\\x2e\\x2e/b", "'..'");
+    expect_rejected("0\t0\tcreate\t-", "needs a path");
+    expect_rejected("0\t0\tcreate\ta\\qb", "bad escape");
+    expect_rejected("0\t0\tcreate\ta\\x0", "bad escape");
+    expect_rejected("0\t0\tcreate\ta\\x00", "NUL");
+    expect_rejected("0\t0\tappend\tf\t12x", "bad LENGTH '12x'");
+    expect_rejected("0\t0\tappend\tf\t-1", "bad LENGTH");
+    expect_rejected("0\t0\tappend\tf\t0x10", "bad LENGTH");
+    expect_rejected("-1\t0\tcreate\tf", "bad TIME_US");
+    expect_rejected("0\tT1\tcreate\tf", "bad THREAD");
+    expect_rejected("0\t0\twrite\tf\t9223372036854775807\t1", "beyond the largest");
+    expect_rejected("0\t0\tfallocate\tf\t0\t1\tpunch", "bad MODE");
+    expect_rejected("0\t0\tsql\td\tmemory\tinsert\t1\t1", "bad JOURNAL");
+    expect_rejected("0\t0\tsql\td\twal\tupsert\t1\t1", "bad KIND");
+    expect_rejected("0\t0\tfill\tf\t101", "above 100");
+    expect_rejected("0\t0\tfill\tf\t7e1", "bad PERCENT");
+    expect_rejected("0\t0\treclaim\td\t90\t1\t1\ta/*.jpg", "GLOB");
+    expect_rejected("0\t0", "TIME_US THREAD OP PATH");
+    expect_rejected("0\t0\tcreate\t", "empty path");
+}
+
+static void used_percent_is_used_over_usable(void)
+{
+    /* 600 used, 350 available to users, 50 reserved for root */
+    CHECK(close_to(used_percent(1000, 400, 350), 600.0 * 100 / 950));
+    CHECK(close_to(used_percent(1000, 1000, 1000), 0.0));
+    CHECK(close_to(used_percent(1000, 50, 0), 100.0));
+    CHECK(close_to(used_percent(0, 0, 0), 0.0));
+}
+
+static void fill_list(struct victim_list *list, bool reversed)
+{
+    for (int i = 0; i < 20; i++) {
+        char path[32];
+        snprintf(path, sizeof path, "DCIM/img%02d.jpg", reversed ? 19 - i : i);
+        CHECK(victim_list_add(list, path, 4096));
+    }
+}
+
+static bool same_order(const struct victim_list *a, const struct victim_list *b)
+{
+    for (size_t i = 0; i < a->count; i++)
+        if (strcmp(a->items[i].path, b->items[i].path) != 0)
+            return false;
+    return a->count == b->count;
+}
+
+static void victim_order_depends_only_on_the_seed(void)
+{
+    struct victim_list first = {0}, second = {0}, other_seed = {0};
+    fill_list(&first, false);
+    fill_list(&second, true); /* other directory order */
+    fill_list(&other_seed, false);
+    order_victims(&first, 42);
+    order_victims(&second, 42);
+    order_victims(&other_seed, 43);
+    CHECK(same_order(&first, &second));
+    CHECK(!same_order(&first, &other_seed));
+    struct victim_list sorted = {0};
+    fill_list(&sorted, false);
+    CHECK(!same_order(&first, &sorted)); /* it is shuffled */
+    victim_list_free(&first);
+    victim_list_free(&second);
+    victim_list_free(&other_seed);
+    victim_list_free(&sorted);
+}
+
+static void errno_values_have_names(void)
+{
+    char name[32];
+    CHECK_STR(errno_name(ENOSPC, name, sizeof name), "ENOSPC");
+    CHECK_STR(errno_name(ENOENT, name, sizeof name), "ENOENT");
+    CHECK_STR(errno_name(4000, name, sizeof name), "errno_4000");
+}
+
+void register_replay_unit_tests(void)
+{
+    test_register("replay units: trace lines of every kind parse",
+                  trace_lines_of_every_kind_parse);
+    test_register("replay units: malformed trace lines are rejected",
+                  malformed_trace_lines_are_rejected);
+    test_register("replay units: used percent is used over usable",
+                  used_percent_is_used_over_usable);
+    test_register("replay units: victim order depends only on the seed",
+                  victim_order_depends_only_on_the_seed);
+    test_register("replay units: errno values have names", errno_values_have_names);
+}
