@@ -44,3 +44,12 @@ snapshot() {
   "$MOBIFRAG_AGENT" fragcheck --root "$1" --files "$2/files.tsv" \
     --extents "$2/extents.tsv" --fs "$2/fs.tsv" || die "fragcheck of $1 failed"
 }
+
+# free_space_histogram FS: free-space extents by size (ext4: e2freefrag; F2FS: the
+# segment summary from its debugfs status file).
+free_space_histogram() {
+  case "$1" in
+    ext4) e2freefrag "$MOBIFRAG_DISK" ;;
+    f2fs) cat /sys/kernel/debug/f2fs/status 2>/dev/null || echo "f2fs status unavailable" ;;
+  esac
+}

@@ -1,0 +1,1 @@
+"""Workload traces for replay: scenario models, AutoAge days, strace import (FORMAT.md)."""
