@@ -4,7 +4,8 @@
         --markdown claims.md --csv claims.csv
 
 A claim names a measure (a statistic of one column of a result table, rows filtered by
-other columns, optionally divided by a second measure), the paper's value, and what
+other columns and optionally to the last value of one, e.g. the last day, optionally
+divided by a second measure), the paper's value, and what
 counts as reproduced. A claim whose table is missing is "not measured", never a failure
 of the checker, so a partial run still gets a report.
 """
@@ -75,16 +76,18 @@ def column_values(results: Path, measure: dict) -> list[float] | None:
     if not table.is_file():
         return None
     where = {k: str(v) for k, v in measure.get("where", {}).items()}
-    values = []
+    last = measure.get("last")
     with open(table, newline="") as handle:
         reader = csv.DictReader(handle)
-        missing = [c for c in [measure["column"], *where] if c not in (reader.fieldnames or [])]
+        needed = [measure["column"], *where, *([last] if last else [])]
+        missing = [c for c in needed if c not in (reader.fieldnames or [])]
         if missing:
             raise ClaimsError(f"{table}: no column {', '.join(missing)}")
-        for row in reader:
-            if all(row[k] == v for k, v in where.items()) and row[measure["column"]] != "NA":
-                values.append(float(row[measure["column"]]))
-    return values
+        rows = [r for r in reader if all(r[k] == v for k, v in where.items())]
+    if last and rows:
+        final = max(float(r[last]) for r in rows)
+        rows = [r for r in rows if float(r[last]) == final]
+    return [float(r[measure["column"]]) for r in rows if r[measure["column"]] != "NA"]
 
 
 def measure_value(results: Path, measure: dict) -> float | None:

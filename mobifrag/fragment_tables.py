@@ -16,8 +16,10 @@ import sys
 from pathlib import Path
 
 from mobifrag.fragmentation import (
+    FILE_CLASSES,
     LEVELS,
     degree_of_fragmentation,
+    extents_needed,
     file_class,
     fragments,
     ideal_extents,
@@ -25,9 +27,11 @@ from mobifrag.fragmentation import (
 )
 from mobifrag.snapshot import Snapshot, SnapshotError, read_snapshot
 
-DOF_COLUMNS = ("path", "class", "size_bytes", "allocated_bytes", "fragments", "ideal_extents")
+DOF_COLUMNS = ("path", "class", "size_bytes", "allocated_bytes", "fragments", "extents")
+DOF_COLUMNS += ("ideal_extents",)
 DOF_COLUMNS += ("dof",) + LEVELS
 LAYOUT_COLUMNS = ("path", "fragment", "logical_bytes", "start_block", "length_blocks")
+LEVEL_COLUMNS = ("class", "level", "fragments")
 
 
 def dof_rows(snapshot: Snapshot) -> list[dict[str, object]]:
@@ -42,12 +46,22 @@ def dof_rows(snapshot: Snapshot) -> list[dict[str, object]]:
             "size_bytes": entry.size_bytes,
             "allocated_bytes": entry.allocated_bytes,
             "fragments": len(pieces),
+            "extents": extents_needed(pieces, snapshot.fs_type),
             "ideal_extents": ideal_extents(sum(p.length for p in pieces), snapshot.fs_type),
             "dof": "NA" if dof is None else f"{dof:.6g}",
         }
         row.update(level_counts(extents))
         rows.append(row)
     return rows
+
+
+def level_rows(snapshot: Snapshot) -> list[dict[str, object]]:
+    """Fragments per file class and size level (TMC Fig. 5b, Fig. 2b), zeros included."""
+    totals = {(cls, level): 0 for cls in FILE_CLASSES for level in LEVELS}
+    for path, extents in snapshot.extents.items():
+        for level, count in level_counts(extents).items():
+            totals[(file_class(path), level)] += count
+    return [{"class": c, "level": lv, "fragments": n} for (c, lv), n in totals.items()]
 
 
 def layout_rows(snapshot: Snapshot) -> list[dict[str, object]]:
@@ -109,6 +123,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--run", nargs=2, action="append", metavar=("LABEL", "SNAPSHOT"))
     parser.add_argument("--dof", type=Path, help="per-file DoF table (CSV)")
     parser.add_argument("--layout", type=Path, help="fragment layout table (CSV)")
+    parser.add_argument("--levels", type=Path, help="fragments per class and level (CSV)")
     args = parser.parse_args(argv)
     if not args.run:
         parser.error("at least one --run LABEL SNAPSHOT is required")
@@ -120,6 +135,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.layout:
             keys, rows = labelled(runs, layout_rows)
             write_table(args.layout, keys + LAYOUT_COLUMNS, rows)
+        if args.levels:
+            keys, rows = labelled(runs, level_rows)
+            write_table(args.levels, keys + LEVEL_COLUMNS, rows)
     except (SnapshotError, ValueError, OSError) as error:
         print(f"fragment_tables: {error}", file=sys.stderr)
         return 1

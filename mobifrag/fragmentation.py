@@ -5,8 +5,10 @@ fragment as several extents (ext4 splits at 128 MiB, at unwritten/written bounda
 after a hole), so extents whose physical ranges touch are merged before counting, as
 e4defrag's fragment count does.
 
-DoF = fragments / ideal extents, where the ideal is the smallest number of extents the
-file system needs for the file's allocated bytes (ext4: one per 128 MiB, TMC §3.1).
+DoF = extents / ideal extents (TMC §3.1). The ideal is the smallest number of extents
+the file system needs for the file's allocated bytes (ext4: one per 128 MiB); the
+extents counted are those the file's fragments need, so a physically contiguous run
+longer than the extent limit counts as several, and DoF is never below 1.
 """
 
 from __future__ import annotations
@@ -36,6 +38,9 @@ EXECUTABLE_SUFFIXES = (".apk", ".dex", ".odex", ".oat", ".vdex", ".art", ".so", 
 MULTIMEDIA_SUFFIXES = (".jpg", ".jpeg", ".png", ".gif", ".webp", ".heic", ".bmp")
 MULTIMEDIA_SUFFIXES += (".mp4", ".3gp", ".mkv", ".webm", ".mov", ".mp3", ".m4a", ".aac")
 MULTIMEDIA_SUFFIXES += (".ogg", ".opus", ".wav", ".flac")
+
+
+FILE_CLASSES = ("sqlite", "executable", "multimedia", "other")
 
 
 @dataclass(frozen=True)
@@ -84,11 +89,15 @@ def ideal_extents(allocated_bytes: int, fs_type: str) -> int:
     return 1 if limit is None else math.ceil(allocated_bytes / limit)
 
 
+def extents_needed(pieces: list[Extent], fs_type: str) -> int:
+    return sum(ideal_extents(piece.length, fs_type) for piece in pieces)
+
+
 def degree_of_fragmentation(extents: list[Extent], fs_type: str) -> float | None:
     """DoF of one file; None for a file with no placed data (nothing to fragment)."""
     pieces = fragments(extents)
     ideal = ideal_extents(sum(p.length for p in pieces), fs_type)
-    return len(pieces) / ideal if ideal else None
+    return extents_needed(pieces, fs_type) / ideal if ideal else None
 
 
 def size_level(length_bytes: int) -> str:

@@ -40,3 +40,8 @@ save_figure <- function(plot, args, width = 7, height = 3.5) {
   ggsave(args$pdf, plot, width = width, height = height)
   ggsave(args$png, plot, width = width, height = height, dpi = 150)
 }
+
+# Whole days on a day axis.
+scale_x_days <- function() {
+  scale_x_continuous(breaks = function(limits) unique(round(pretty(limits))))
+}

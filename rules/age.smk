@@ -43,3 +43,64 @@ rule concurrent_appenders_tables:
     shell:
         "{params.python} -m mobifrag.fragment_tables {params.runs}"
         " --dof {output.dof} --layout {output.layout} 2> {log}"
+
+
+rule autoage_traces:
+    input:
+        sorted(str(p) for p in Path(config["autoage"]["models"]).glob("*.yaml")),
+    output:
+        directory(results("autoage/traces")),
+    log:
+        results("logs/autoage-traces.log"),
+    params:
+        python=PYTHON,
+        models=config["autoage"]["models"],
+        seed=config["seed"],
+        days=lambda w: scale_params(w.scale)["autoage"]["days"],
+        disk_bytes=lambda w: scale_params(w.scale)["autoage"]["disk_mib"] * 1024 * 1024,
+    shell:
+        "{params.python} -m mobifrag.tracegen autoage --models {params.models}"
+        " --days {params.days} --seed {params.seed} --disk-bytes {params.disk_bytes}"
+        " --out {output} > {log} 2>&1"
+
+
+rule autoage_replay:
+    input:
+        kernel=lambda w: kernel_image(w.device),
+        agent=AGENT,
+        job="jobs/replay-days.sh",
+        traces=results("autoage/traces"),
+    output:
+        out=directory(results("autoage/{fs}/run")),
+    log:
+        results("logs/autoage-{fs}.console.log"),
+    wildcard_constraints:
+        fs="ext4|f2fs",
+    params:
+        python=PYTHON,
+        disk_mib=lambda w: scale_params(w.scale)["autoage"]["disk_mib"],
+        mkfs=lambda w: config["filesystems"][f"{w.fs}_mkfs"],
+        seed=config["seed"],
+    shell:
+        "{params.python} -m mobifrag.emulator --device {wildcards.device}"
+        " --kernel {input.kernel} --agent {input.agent} --script {input.job}"
+        " --disk-mib {params.disk_mib} --out {output.out} --console {log}"
+        " -- {wildcards.fs} {params.mkfs:q} $(realpath {input.traces}) {params.seed}"
+
+
+rule autoage_tables:
+    input:
+        results("autoage/{fs}/run"),
+    output:
+        dof=results("autoage/{fs}/dof.csv"),
+        levels=results("autoage/{fs}/levels.csv"),
+    log:
+        results("logs/autoage-{fs}-tables.log"),
+    params:
+        python=PYTHON,
+        runs=lambda w, input: day_runs(
+            input[0], scale_params(w.scale)["autoage"]["days"]
+        ),
+    shell:
+        "{params.python} -m mobifrag.fragment_tables {params.runs}"
+        " --dof {output.dof} --levels {output.levels} 2> {log}"

@@ -58,6 +58,13 @@ def appender_runs(wildcards):
     }
 
 
+def day_runs(run_dir, days):
+    """--run arguments of the daily snapshots (day 0 is the fill) of a replay."""
+    return " ".join(
+        f"--run day={d} {run_dir}/snapshots/day-{d:02d}" for d in range(days + 1)
+    )
+
+
 FIGURE_REGISTRY = yaml.safe_load(
     Path(workflow.basedir, "paper-figures/registry.yaml").read_text()
 )

@@ -88,3 +88,10 @@ def test_interrupted_run_resumes_only_missing_work(fig06):
     snakemake(f"{FIGURE}.pdf", "--config", "scale=test")
     assert (REPO / RUN / "concurrent-appenders" / "ext4" / "writers-2" / "snapshot").is_dir()
     assert (REPO / f"{FIGURE}.pdf").is_file()
+
+
+def test_deleted_figure_reruns_only_its_script(fig06):
+    (REPO / f"{FIGURE}.pdf").unlink()
+    run = snakemake("-n", f"{FIGURE}.pdf", "--config", "scale=test")
+    assert planned_jobs(run.stdout + run.stderr) == {"figure": 1}
+    snakemake(f"{FIGURE}.pdf", "--config", "scale=test")

@@ -91,3 +91,13 @@ def test_bad_label_is_rejected(snapshot_dir, tmp_path, capsys):
     snap = snapshot_dir(files=[], extents=[])
     assert main(["--run", "writers", str(snap), "--dof", str(tmp_path / "d.csv")]) == 1
     assert "key=value" in capsys.readouterr().err
+
+
+def test_levels_count_fragments_per_class_and_level(snapshot_dir, tmp_path):
+    snap = snapshot_dir(**dict(zip(("files", "extents"), interleaved(2, 3), strict=True)))
+    out = tmp_path / "levels.csv"
+    assert main(["--run", "day=1", str(snap), "--levels", str(out)]) == 0
+    rows = {(r["class"], r["level"]): int(r["fragments"]) for r in read_csv(out)}
+    assert rows[("sqlite", "L1")] == 6
+    assert sum(rows.values()) == 6
+    assert len(rows) == 4 * 7

@@ -46,6 +46,17 @@ def test_large_file_ideal_extents_follow_ext4_128mib_limit():
     assert degree_of_fragmentation(extents, "ext4") == 2.0
 
 
+def test_contiguous_run_longer_than_an_extent_is_not_below_one():
+    # 700 MiB in 3 physically separate runs still needs 6 ext4 extents at least.
+    extents = [
+        Extent(0, 0, 300 * MIB),
+        Extent(300 * MIB, 400 * MIB, 300 * MIB),
+        Extent(600 * MIB, 800 * MIB, 100 * MIB),
+    ]
+    assert degree_of_fragmentation(extents, "ext4") == pytest.approx(7 / 6)
+    assert degree_of_fragmentation([Extent(0, 0, 700 * MIB)], "ext4") == 1.0
+
+
 def test_f2fs_has_no_extent_limit():
     assert ideal_extents(4096 * MIB, "f2fs") == 1
 
