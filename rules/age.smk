@@ -47,19 +47,18 @@ rule concurrent_appenders_tables:
 
 rule autoage_traces:
     input:
-        sorted(str(p) for p in Path(config["autoage"]["models"]).glob("*.yaml")),
+        models=sorted(str(p) for p in Path(config["autoage"]["models"]).glob("*.yaml")),
     output:
         directory(results("autoage/traces")),
     log:
         results("logs/autoage-traces.log"),
     params:
         python=PYTHON,
-        models=config["autoage"]["models"],
         seed=config["seed"],
         days=lambda w: scale_params(w.scale)["autoage"]["days"],
         disk_bytes=lambda w: scale_params(w.scale)["autoage"]["disk_mib"] * 1024 * 1024,
     shell:
-        "{params.python} -m mobifrag.tracegen autoage --models {params.models}"
+        "{params.python} -m mobifrag.tracegen autoage --models $(dirname {input.models[0]})"
         " --days {params.days} --seed {params.seed} --disk-bytes {params.disk_bytes}"
         " --out {output} > {log} 2>&1"
 

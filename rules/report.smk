@@ -14,9 +14,9 @@ rule claims:
         results("logs/claims.log"),
     params:
         python=PYTHON,
-        results=RESULTS,
     shell:
-        "{params.python} -m mobifrag.claims --claims {input.claims} --results {params.results}"
+        "{params.python} -m mobifrag.claims --claims {input.claims}"
+        " --results $(dirname {output.markdown})"
         " --markdown {output.markdown} --csv {output.csv} 2> {log}"
 
 
