@@ -21,7 +21,7 @@ rule concurrent_appenders:
         record=config["concurrent_appenders"]["record_kib"] * 1024,
         file=lambda w: scale_params(w.scale)["concurrent_appenders"]["file_kib"] * 1024,
     shell:
-        "{params.python} -m mobifrag.emulator --device {wildcards.device}"
+        "{params.python} -m mobifrag.platform --device {wildcards.device}"
         " --kernel {input.kernel} --agent {input.agent} --script {input.job}"
         " --disk-mib {params.disk_mib} --out {output.out} --console {log}"
         " -- {wildcards.fs} {params.mkfs:q} {wildcards.writers} {params.record} {params.file}"
@@ -81,7 +81,7 @@ rule autoage_replay:
         mkfs=lambda w: config["filesystems"][f"{w.fs}_mkfs"],
         seed=config["seed"],
     shell:
-        "{params.python} -m mobifrag.emulator --device {wildcards.device}"
+        "{params.python} -m mobifrag.platform --device {wildcards.device}"
         " --kernel {input.kernel} --agent {input.agent} --script {input.job}"
         " --disk-mib {params.disk_mib} --out {output.out} --console {log}"
         " -- {wildcards.fs} {params.mkfs:q} $(realpath {input.traces}) {params.seed}"

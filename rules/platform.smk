@@ -1,6 +1,6 @@
-# Platform stage: what runs jobs on the device — the agent, and the runner that boots a
-# guest (python -m mobifrag.emulator, called by each experiment rule) with a job script
-# from jobs/.
+# Platform stage: what runs jobs on the device — the agent here; the runner that boots a
+# guest or drives a device (python -m mobifrag.platform) is called by each experiment
+# rule with a job script from jobs/.
 
 AGENT = "agent/build/mobifrag-agent"
 
