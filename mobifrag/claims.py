@@ -4,7 +4,8 @@
         --markdown claims.md --csv claims.csv
 
 A claim names a measure (a statistic of one column of a result table, rows filtered by
-other columns and optionally to the last value of one, e.g. the last day, optionally
+other columns and optionally to the last or first value of one, e.g. the last day,
+optionally
 divided by a second measure), the paper's value, and what
 counts as reproduced. A claim whose table is missing is "not measured", never a failure
 of the checker, so a partial run still gets a report.
@@ -76,17 +77,18 @@ def column_values(results: Path, measure: dict) -> list[float] | None:
     if not table.is_file():
         return None
     where = {k: str(v) for k, v in measure.get("where", {}).items()}
-    last = measure.get("last")
+    last, first = measure.get("last"), measure.get("first")
     with open(table, newline="") as handle:
         reader = csv.DictReader(handle)
-        needed = [measure["column"], *where, *([last] if last else [])]
+        needed = [measure["column"], *where, *[c for c in (last, first) if c]]
         missing = [c for c in needed if c not in (reader.fieldnames or [])]
         if missing:
             raise ClaimsError(f"{table}: no column {', '.join(missing)}")
         rows = [r for r in reader if all(r[k] == v for k, v in where.items())]
-    if last and rows:
-        final = max(float(r[last]) for r in rows)
-        rows = [r for r in rows if float(r[last]) == final]
+    for column, pick in ((last, max), (first, min)):
+        if column and rows:
+            chosen = pick(float(r[column]) for r in rows)
+            rows = [r for r in rows if float(r[column]) == chosen]
     return [float(r[measure["column"]]) for r in rows if r[measure["column"]] != "NA"]
 
 

@@ -45,3 +45,12 @@ save_figure <- function(plot, args, width = 7, height = 3.5) {
 scale_x_days <- function() {
   scale_x_continuous(breaks = function(limits) unique(round(pretty(limits))))
 }
+
+# Rows of a labelled table that belong to the app named in their `package` column.
+app_files <- function(table) {
+  table[mapply(grepl, table$package, table$path, fixed = TRUE), ]
+}
+
+sqlite_or_not <- function(class) {
+  factor(ifelse(class == "sqlite", "SQLite", "non-SQLite"), levels = c("SQLite", "non-SQLite"))
+}

@@ -67,7 +67,7 @@ rule autoage_replay:
     input:
         kernel=lambda w: kernel_image(w.device),
         agent=AGENT,
-        job="jobs/replay-days.sh",
+        job="jobs/replay-traces.sh",
         traces=results("autoage/traces"),
     output:
         out=directory(results("autoage/{fs}/run")),
@@ -103,3 +103,134 @@ rule autoage_tables:
     shell:
         "{params.python} -m mobifrag.fragment_tables {params.runs}"
         " --dof {output.dof} --levels {output.levels} 2> {log}"
+
+
+rule filldelete_traces:
+    input:
+        model=Path(config["autoage"]["models"], "{app}.yaml"),
+    output:
+        directory(results("filldelete/traces/{level}-{app}")),
+    log:
+        results("logs/filldelete-traces-{level}-{app}.log"),
+    params:
+        python=PYTHON,
+        seed=config["seed"],
+        target=lambda w: config["filldelete"]["levels"][w.level],
+        disk_bytes=lambda w: scale_params(w.scale)["filldelete"]["disk_mib"]
+        * 1024
+        * 1024,
+        sessions=lambda w: scale_params(w.scale)["filldelete"]["sessions"],
+        size_scale=lambda w: app_size_scale(
+            scale_params(w.scale)["filldelete"]["disk_mib"]
+        ),
+    shell:
+        "mkdir -p {output} && {params.python} -m mobifrag.tracegen filldelete"
+        " --disk-bytes {params.disk_bytes} --target {params.target} --seed {params.seed}"
+        " --out {output}/00-aging.iotrace > {log} 2>&1 &&"
+        " {params.python} -m mobifrag.tracegen scenario --model {input.model}"
+        " --seed {params.seed} --sessions {params.sessions} --size-scale {params.size_scale}"
+        " --out {output}/01-{wildcards.app}.iotrace >> {log} 2>&1"
+
+
+rule capacity_traces:
+    input:
+        models=expand(
+            "{models}/{app}.yaml",
+            models=config["autoage"]["models"],
+            app=config["capacity"]["apps"],
+        ),
+    output:
+        directory(results("capacity/traces")),
+    log:
+        results("logs/capacity-traces.log"),
+    params:
+        python=PYTHON,
+        seed=config["seed"],
+        sessions=lambda w: scale_params(w.scale)["capacity"]["sessions"],
+        size_scale=lambda w: app_size_scale(
+            min(scale_params(w.scale)["capacity"]["disk_mib"])
+        ),
+    shell:
+        "mkdir -p {output} && n=0 && for model in {input.models}; do"
+        " n=$((n + 1)); app=$(basename $model .yaml);"
+        " {params.python} -m mobifrag.tracegen scenario --model $model --seed {params.seed}"
+        " --sessions {params.sessions} --size-scale {params.size_scale}"
+        " --out {output}/$(printf %02d $n)-$app.iotrace >> {log} 2>&1 || exit 1; done"
+
+
+rule replay_filldelete:
+    input:
+        kernel=lambda w: kernel_image(w.device),
+        agent=AGENT,
+        job="jobs/replay-traces.sh",
+        traces=results("filldelete/traces/{level}-{app}"),
+    output:
+        out=directory(results("filldelete/{fs}/{level}-{app}")),
+    log:
+        results("logs/filldelete-{fs}-{level}-{app}.console.log"),
+    wildcard_constraints:
+        fs="ext4|f2fs",
+        level="low|moderate|high|full",
+        app="[a-z]+",
+    params:
+        python=PYTHON,
+        disk_mib=lambda w: scale_params(w.scale)["filldelete"]["disk_mib"],
+        mkfs=lambda w: config["filesystems"][f"{w.fs}_mkfs"],
+        seed=config["seed"],
+    shell:
+        "{params.python} -m mobifrag.platform --device {wildcards.device}"
+        " --kernel {input.kernel} --agent {input.agent} --script {input.job}"
+        " --disk-mib {params.disk_mib} --out {output.out} --console {log}"
+        " -- {wildcards.fs} {params.mkfs:q} $(realpath {input.traces}) {params.seed}"
+
+
+rule replay_capacity:
+    input:
+        kernel=lambda w: kernel_image(w.device),
+        agent=AGENT,
+        job="jobs/replay-traces.sh",
+        traces=results("capacity/traces"),
+    output:
+        out=directory(results("capacity/{fs}/{mib}MiB")),
+    log:
+        results("logs/capacity-{fs}-{mib}MiB.console.log"),
+    wildcard_constraints:
+        fs="ext4|f2fs",
+        mib=r"\d+",
+    params:
+        python=PYTHON,
+        mkfs=lambda w: config["filesystems"][f"{w.fs}_mkfs"],
+        seed=config["seed"],
+    shell:
+        "{params.python} -m mobifrag.platform --device {wildcards.device}"
+        " --kernel {input.kernel} --agent {input.agent} --script {input.job}"
+        " --disk-mib {wildcards.mib} --out {output.out} --console {log}"
+        " -- {wildcards.fs} {params.mkfs:q} $(realpath {input.traces}) {params.seed}"
+
+
+rule filldelete_tables:
+    input:
+        lambda w: run_folders(filldelete_runs(w)),
+    output:
+        results("filldelete/{fs}/dof.csv"),
+    log:
+        results("logs/filldelete-{fs}-tables.log"),
+    params:
+        python=PYTHON,
+        runs=lambda w: run_labels(filldelete_runs(w)),
+    shell:
+        "{params.python} -m mobifrag.fragment_tables {params.runs} --dof {output} 2> {log}"
+
+
+rule capacity_tables:
+    input:
+        lambda w: run_folders(capacity_runs(w)),
+    output:
+        results("capacity/{fs}/dof.csv"),
+    log:
+        results("logs/capacity-{fs}-tables.log"),
+    params:
+        python=PYTHON,
+        runs=lambda w: run_labels(capacity_runs(w)),
+    shell:
+        "{params.python} -m mobifrag.fragment_tables {params.runs} --dof {output} 2> {log}"

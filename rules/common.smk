@@ -65,6 +65,54 @@ def day_runs(run_dir, days):
     )
 
 
+def app_package(app):
+    """The Android package of an app model (traces/scenarios/<app>.yaml)."""
+    model = Path(workflow.basedir, config["autoage"]["models"], f"{app}.yaml")
+    if not model.is_file():
+        raise WorkflowError(f"config: no scenario model {model} for app {app!r}")
+    return yaml.safe_load(model.read_text())["package"]
+
+
+def app_size_scale(disk_mib):
+    """Sizes of app files on a disk of disk_mib (see reference_disk_gib in the config)."""
+    return disk_mib / (config["reference_disk_gib"] * 1024)
+
+
+def filldelete_runs(wildcards):
+    """Label → snapshot of the app's files after aging to each level (TMC Fig. 7)."""
+    run = RESULTS.format(device=wildcards.device, scale=wildcards.scale)
+    return {
+        f"level={level},app={app},package={app_package(app)}": (
+            f"{run}/filldelete/{wildcards.fs}/{level}-{app}/snapshots/01-{app}"
+        )
+        for level in scale_params(wildcards.scale)["filldelete"]["levels"]
+        for app in config["filldelete"]["apps"]
+    }
+
+
+def capacity_runs(wildcards):
+    """Label → the final snapshot of every app on each capacity (TMC Fig. 8)."""
+    run = RESULTS.format(device=wildcards.device, scale=wildcards.scale)
+    apps = config["capacity"]["apps"]
+    last = f"{len(apps):02d}-{apps[-1]}"
+    return {
+        f"capacity_mib={mib},app={app},package={app_package(app)}": (
+            f"{run}/capacity/{wildcards.fs}/{mib}MiB/snapshots/{last}"
+        )
+        for mib in scale_params(wildcards.scale)["capacity"]["disk_mib"]
+        for app in apps
+    }
+
+
+def run_labels(runs):
+    return " ".join(f"--run {label} {path}" for label, path in runs.items())
+
+
+def run_folders(runs):
+    """The replay folders (three levels up from the snapshots) the runs need."""
+    return sorted({str(Path(path).parent.parent) for path in runs.values()})
+
+
 FIGURE_REGISTRY = yaml.safe_load(
     Path(workflow.basedir, "paper-figures/registry.yaml").read_text()
 )

@@ -58,12 +58,22 @@ static op_status delete_victims(struct replay_context *context,
     return status;
 }
 
-static op_status used_percent_of_dir(int root_fd, const char *dir, double *used)
+/* How much reclaim frees: BYTES, or with BYTES 0 whatever brings the file
+ * system down to PERCENT (0 when it is not above PERCENT). */
+static op_status bytes_to_reclaim(int root_fd, const struct trace_op *op, uint64_t *bytes)
 {
-    int fd = openat(root_fd, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    int fd = openat(root_fd, op->path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (fd < 0)
         return errno;
-    op_status status = used_percent_of_fd(fd, used);
+    double used;
+    op_status status = used_percent_of_fd(fd, &used);
+    *bytes = 0;
+    if (status == OP_OK && used > op->reclaim.percent) {
+        if (op->reclaim.bytes > 0)
+            *bytes = op->reclaim.bytes;
+        else
+            status = bytes_above_percent_of_fd(fd, op->reclaim.percent, bytes);
+    }
     close(fd);
     return status;
 }
@@ -71,15 +81,15 @@ static op_status used_percent_of_dir(int root_fd, const char *dir, double *used)
 op_status replay_reclaim(struct replay_context *context, const struct trace_op *op)
 {
     const struct reclaim_args *args = &op->reclaim;
-    double used;
-    op_status status = used_percent_of_dir(context->root_fd, op->path, &used);
-    if (status != OP_OK || used <= args->percent)
+    uint64_t bytes;
+    op_status status = bytes_to_reclaim(context->root_fd, op, &bytes);
+    if (status != OP_OK || bytes == 0)
         return status;
     struct victim_list victims = {0};
     status = collect_victims(context->root_fd, op->path, args->glob, &victims);
     if (status == OP_OK) {
         order_victims(&victims, args->seed);
-        status = delete_victims(context, &victims, args->bytes);
+        status = delete_victims(context, &victims, bytes);
     }
     victim_list_free(&victims);
     return status;

@@ -14,4 +14,12 @@ double used_percent(uint64_t blocks, uint64_t free_blocks, uint64_t available_bl
 /* used_percent of the file system holding fd (fstatvfs). */
 op_status used_percent_of_fd(int fd, double *percent);
 
+/* Bytes to free for the used share (as used_percent computes it) to drop to
+ * percent; 0 when it is already there. */
+uint64_t bytes_above_percent(uint64_t blocks, uint64_t free_blocks, uint64_t available_blocks,
+                             uint64_t block_size, double percent);
+
+/* bytes_above_percent of the file system holding fd (fstatvfs). */
+op_status bytes_above_percent_of_fd(int fd, double percent, uint64_t *bytes);
+
 #endif

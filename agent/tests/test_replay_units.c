@@ -111,6 +111,14 @@ static void used_percent_is_used_over_usable(void)
     CHECK(close_to(used_percent(0, 0, 0), 0.0));
 }
 
+static void bytes_above_percent_reaches_the_target(void)
+{
+    /* 600 used of 950 usable blocks of 4 KiB: down to 50 % frees 125 blocks */
+    CHECK(bytes_above_percent(1000, 400, 350, 4096, 50.0) == 125 * 4096);
+    CHECK(bytes_above_percent(1000, 400, 350, 4096, 70.0) == 0);
+    CHECK(bytes_above_percent(0, 0, 0, 4096, 10.0) == 0);
+}
+
 static void fill_list(struct victim_list *list, bool reversed)
 {
     for (int i = 0; i < 20; i++) {
@@ -164,6 +172,8 @@ void register_replay_unit_tests(void)
                   malformed_trace_lines_are_rejected);
     test_register("replay units: used percent is used over usable",
                   used_percent_is_used_over_usable);
+    test_register("replay units: bytes above a percent reach the target",
+                  bytes_above_percent_reaches_the_target);
     test_register("replay units: victim order depends only on the seed",
                   victim_order_depends_only_on_the_seed);
     test_register("replay units: errno values have names", errno_values_have_names);

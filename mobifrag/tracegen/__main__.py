@@ -5,6 +5,9 @@
       [--package-scale P]
   python -m mobifrag.tracegen autoage --models traces/scenarios --days 30 --seed 1 \\
       --disk-bytes 1G --out aging/ [--scale F] [--size-scale S] [--apps a,b]
+  python -m mobifrag.tracegen filldelete --disk-bytes 1G --target 90 --seed 1 --out aging.iotrace
+  python -m mobifrag.tracegen holes --disk-bytes 1G --fullness 90 --small-bytes 8K \
+      --small-total 128M --seed 1 --out severe.iotrace
   python -m mobifrag.tracegen strace --in app.strace --out app.iotrace [--root /data/data/x]
   python -m mobifrag.tracegen validate FILE.iotrace|MODEL.yaml ...
 
@@ -20,7 +23,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from mobifrag.tracegen import estimate
+from mobifrag.tracegen import estimate, filldelete
 from mobifrag.tracegen.autoage import autoage, default_scale, default_size_scale
 from mobifrag.tracegen.generate import scenario_ops
 from mobifrag.tracegen.iotrace import TraceError, read_trace, write_trace
@@ -107,6 +110,20 @@ def parser() -> argparse.ArgumentParser:
     aa.add_argument("--apps", help="comma-separated subset of the models")
     aa.add_argument("--out", required=True, type=Path)
 
+    fd = sub.add_parser("filldelete", help="fill with large+small files, delete small (§4.3)")
+    fd.add_argument("--disk-bytes", required=True, type=_size)
+    fd.add_argument("--target", required=True, type=int, help="utilization after, percent")
+    fd.add_argument("--seed", required=True, type=int)
+    fd.add_argument("--out", required=True, type=Path)
+
+    ho = sub.add_parser("holes", help="large files with small holes of one size (§5.2)")
+    ho.add_argument("--disk-bytes", required=True, type=_size)
+    ho.add_argument("--fullness", required=True, type=int, help="percent of the disk")
+    ho.add_argument("--small-bytes", required=True, type=_size)
+    ho.add_argument("--small-total", required=True, type=_size)
+    ho.add_argument("--seed", required=True, type=int)
+    ho.add_argument("--out", required=True, type=Path)
+
     st = sub.add_parser("strace", help="strace -f -tt log → trace")
     st.add_argument("--in", dest="input", required=True, type=Path)
     st.add_argument("--out", required=True, type=Path)
@@ -186,6 +203,28 @@ def _autoage(args) -> dict:
     }
 
 
+def _write_aging(args, ops, comment: str) -> dict:
+    write_trace(args.out, ops, [f"mobifrag.tracegen {comment}"])
+    return {"out": str(args.out), "ops": len(ops)}
+
+
+def _filldelete(args) -> dict:
+    ops = filldelete.fill_delete(args.disk_bytes, args.target, args.seed)
+    comment = f"filldelete disk={args.disk_bytes} target={args.target} seed={args.seed}"
+    return _write_aging(args, ops, comment)
+
+
+def _holes(args) -> dict:
+    ops = filldelete.holes(
+        args.disk_bytes, args.fullness, args.small_bytes, args.small_total, args.seed
+    )
+    comment = (
+        f"holes disk={args.disk_bytes} fullness={args.fullness} "
+        f"small={args.small_bytes} total={args.small_total} seed={args.seed}"
+    )
+    return _write_aging(args, ops, comment)
+
+
 def _strace(args) -> dict:
     result = import_strace(args.input, args.root, args.shared_fds)
     if args.keep_going:
@@ -215,10 +254,12 @@ def main(argv: list[str] | None = None) -> int:
         "autoage": _autoage,
         "strace": _strace,
         "validate": _validate,
+        "filldelete": _filldelete,
+        "holes": _holes,
     }
     try:
         summary = handlers[args.command](args)
-    except (ModelError, TraceError, StraceError) as error:
+    except (ModelError, TraceError, StraceError, ValueError) as error:
         print(f"error: {error}", file=sys.stderr)
         return EX_DATAERR
     except OSError as error:

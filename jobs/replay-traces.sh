@@ -1,0 +1,25 @@
+#!/bin/sh
+# Replay workload traces on one fresh file system (AutoAge days, fill/delete aging then
+# app scenarios, ...): every TRACE_DIR/*.iotrace in name order, with a fragcheck snapshot
+# and the free-space histogram after each trace, named after the trace.
+#
+#   replay-traces.sh FS "MKFS_OPTIONS" TRACE_DIR SEED
+set -eu
+. "$MOBIFRAG_ROOT/jobs/lib.sh"
+[ $# -eq 4 ] || die "usage: replay-traces.sh FS MKFS_OPTIONS TRACE_DIR SEED"
+fs=$1 mkfs_options=$2 trace_dir=$3 seed=$4
+mnt=$TMPDIR/fs
+ls "$trace_dir"/*.iotrace > /dev/null 2>&1 || die "no .iotrace files in $trace_dir"
+
+make_fs "$fs" "$mkfs_options"
+mount_fs "$fs" "$mnt"
+mkdir -p "$mnt/data" replay snapshots freespace
+for trace in "$trace_dir"/*.iotrace; do
+  name=$(basename "$trace" .iotrace)
+  "$MOBIFRAG_AGENT" replay --trace "$trace" --root "$mnt/data" --seed "$seed" \
+    > "replay/$name.json" || die "replay of $name failed"
+  remount_fs "$fs" "$mnt"
+  snapshot "$mnt/data" "snapshots/$name"
+  free_space_histogram "$fs" > "freespace/$name.txt"
+done
+umount "$mnt"

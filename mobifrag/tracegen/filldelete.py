@@ -1,0 +1,108 @@
+"""Fill/delete aging of a file system (TMC §4.3 after Ganger & Kaashoek's procedure, and
+the No / Moderate / Severe states of TMC §5.2).
+
+Large files (≥ 10 MB) and batches of small files (≤ 500 KB) are created alternately,
+one byte of small files for every byte of large ones, until the disk is full (the trace
+asks for more than the disk holds; the replayer counts the ENOSPC and goes on). Then:
+
+- `fill_delete`: small files are deleted at random until the file system is down to the
+  target utilization (reclaim with BYTES 0), leaving small holes everywhere (TMC §4.3);
+  target 0 is the pristine Low state and writes nothing;
+- `holes`: large files to a fullness, interleaved with small files of one size adding up
+  to a given total, all of which are then deleted (TMC §5.2: 500 MB of 64 KB or 8 KB
+  files for Moderate and Severe, none for No).
+
+Everything runs in thread 0, so the layout depends only on the seed and the file system.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+from mobifrag.tracegen.iotrace import Op, make_op
+
+KIB, MIB = 1024, 1024 * 1024
+LARGE_BYTES = (10 * MIB, 20 * MIB)  # TMC §4.3: large files ≥ 10 MB
+SMALL_BYTES = (4 * KIB, 500 * KIB)  # TMC §4.3: small files ≤ 500 KB
+CHUNK = 1 * MIB  # append size of bulk writes
+OVERFILL = 1.05  # ask for more than the disk holds: the fill ends in ENOSPC
+LARGE_DIR, SMALL_DIR = "aging/large", "aging/small"
+
+
+def _file_ops(path: str, size: int) -> Iterator[Op]:
+    yield make_op(0, 0, "create", path)
+    written = 0
+    while written < size:
+        step = min(CHUNK, size - written)
+        yield make_op(0, 0, "append", path, step)
+        written += step
+    yield make_op(0, 0, "fsync", path)
+
+
+def _block_aligned(size: int) -> int:
+    return max(4 * KIB, size // (4 * KIB) * (4 * KIB))
+
+
+def _alternating(rng: random.Random, total: int, small_size) -> Iterator[tuple[str, int]]:
+    """(path, size) of large files, each followed by small files of the same bytes."""
+    written = index = 0
+    while written < total:
+        large = _block_aligned(rng.randint(*LARGE_BYTES))
+        yield f"{LARGE_DIR}/large-{index:05d}.bin", large
+        written += large
+        batch = 0
+        while batch < large and written < total:
+            small = _block_aligned(small_size(rng))
+            yield f"{SMALL_DIR}/small-{index:05d}-{batch:06d}.bin", small
+            batch += small
+            written += small
+        index += 1
+
+
+def _header() -> list[Op]:
+    return [make_op(0, 0, "mkdir", LARGE_DIR), make_op(0, 0, "mkdir", SMALL_DIR)]
+
+
+def fill_delete(disk_bytes: int, target_percent: int, seed: int) -> list[Op]:
+    """Fill the disk with alternating large and small files, then delete small files
+    at random down to target_percent utilization; target 0 is the pristine state (Low)."""
+    if not 0 <= target_percent < 100:
+        raise ValueError(f"target utilization {target_percent} % is not in 0..99")
+    if target_percent == 0:
+        return []
+    rng = random.Random(seed)
+    ops = _header()
+    for path, size in _alternating(
+        rng, int(disk_bytes * OVERFILL), lambda r: r.randint(*SMALL_BYTES)
+    ):
+        ops.extend(_file_ops(path, size))
+    ops.append(make_op(0, 0, "reclaim", SMALL_DIR, target_percent, 0, seed, "small-*"))
+    return ops
+
+
+def holes(
+    disk_bytes: int, fullness_percent: int, small_bytes: int, small_total: int, seed: int
+) -> list[Op]:
+    """Large files up to fullness_percent of the disk, interleaved with small files of
+    small_bytes each adding up to small_total, then every small file deleted."""
+    if not 0 < fullness_percent < 100:
+        raise ValueError(f"fullness {fullness_percent} % is not between 0 and 100")
+    rng = random.Random(seed)
+    large_total = disk_bytes * fullness_percent // 100
+    ops = _header()
+    small_written = large_written = index = 0
+    while large_written < large_total:
+        large = min(_block_aligned(rng.randint(*LARGE_BYTES)), large_total - large_written)
+        ops.extend(_file_ops(f"{LARGE_DIR}/large-{index:05d}.bin", _block_aligned(large)))
+        large_written += large
+        share = small_total * large_written // large_total - small_written
+        for n in range(share // small_bytes if small_bytes else 0):
+            ops.extend(_file_ops(f"{SMALL_DIR}/small-{index:05d}-{n:06d}.bin", small_bytes))
+            small_written += small_bytes
+        index += 1
+    # PERCENT 0 always applies; twice the total (allocated bytes exceed sizes by at most
+    # metadata blocks) makes reclaim delete every small file.
+    everything = 2 * small_written + 1
+    ops.append(make_op(0, 0, "reclaim", SMALL_DIR, 0, everything, seed, "small-*"))
+    return ops

@@ -1,0 +1,25 @@
+# TMC Fig. 8: mean DoF of each app's SQLite files after its scenario ran on a pristine
+# device of each capacity; the mean fragment size (KiB) of those files above each bar.
+source(file.path(dirname(sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))), "theme.R"))
+
+args <- figure_args(1)
+dof <- app_files(read_table(args$tables[[1]]))
+dof <- dof[!is.na(dof$dof) & dof$class == "sqlite", ]
+dof$fragment_kib <- dof$allocated_bytes / dof$fragments / 1024
+means <- aggregate(cbind(dof, fragment_kib) ~ app + capacity_mib, data = dof, FUN = mean)
+means$capacity <- factor(sprintf("%d MiB", means$capacity_mib),
+  levels = sprintf("%d MiB", sort(unique(means$capacity_mib)))
+)
+
+dodge <- position_dodge(width = 0.8)
+plot <- ggplot(means, aes(app, dof, fill = capacity)) +
+  geom_col(position = dodge, width = 0.75) +
+  geom_text(aes(label = sprintf("%.0f", fragment_kib)),
+    position = dodge, vjust = -0.4, size = 2.3
+  ) +
+  scale_fill_manual(values = palette_for(length(levels(means$capacity)))) +
+  labs(x = NULL, y = "mean DoF of SQLite files", fill = "capacity") +
+  theme_mobifrag() +
+  theme(axis.text.x = element_text(angle = 30, hjust = 1))
+
+save_figure(plot, args)

@@ -1,0 +1,65 @@
+import pytest
+
+from mobifrag.tracegen.__main__ import main
+from mobifrag.tracegen.filldelete import LARGE_BYTES, SMALL_BYTES, fill_delete, holes
+from mobifrag.tracegen.iotrace import trace_lines
+
+MIB = 1024 * 1024
+
+
+def file_sizes(ops, folder):
+    sizes = {}
+    for op in ops:
+        if op.op == "append" and op.path.startswith(folder):
+            sizes[op.path] = sizes.get(op.path, 0) + op.args[0]
+    return sizes
+
+
+def test_fill_delete_overfills_then_reclaims_down_to_target():
+    ops = fill_delete(256 * MIB, 90, seed=3)
+    large, small = file_sizes(ops, "aging/large"), file_sizes(ops, "aging/small")
+    assert sum(large.values()) + sum(small.values()) >= 256 * MIB
+    assert all(LARGE_BYTES[0] - 4096 <= s <= LARGE_BYTES[1] for s in large.values())
+    assert all(4096 <= s <= SMALL_BYTES[1] for s in small.values())
+    assert 0.8 < sum(small.values()) / sum(large.values()) < 1.05
+    last = ops[-1]
+    assert (last.op, last.path, last.args[:2], last.args[3]) == (
+        "reclaim",
+        "aging/small",
+        (90, 0),
+        "small-*",
+    )
+
+
+def test_fill_delete_is_deterministic_per_seed():
+    lines = lambda seed: list(trace_lines(fill_delete(64 * MIB, 75, seed)))  # noqa: E731
+    assert lines(1) == lines(1)
+    assert lines(1) != lines(2)
+
+
+def test_holes_leave_small_files_of_one_size_to_delete():
+    ops = holes(256 * MIB, 90, 8 * 1024, 16 * MIB, seed=1)
+    small = file_sizes(ops, "aging/small")
+    assert set(small.values()) == {8 * 1024}
+    assert abs(sum(small.values()) - 16 * MIB) <= 8 * 1024 * 32
+    large = file_sizes(ops, "aging/large")
+    assert abs(sum(large.values()) - 256 * MIB * 90 // 100) < 4 * 4096
+    last = ops[-1]
+    assert last.op == "reclaim" and last.args[0] == 0 and last.args[1] > sum(small.values())
+
+
+def test_no_state_has_no_small_files():
+    assert file_sizes(holes(128 * MIB, 90, 64 * 1024, 0, seed=1), "aging/small") == {}
+
+
+def test_target_zero_is_the_pristine_state():
+    assert fill_delete(64 * MIB, 0, seed=1) == []
+
+
+@pytest.mark.parametrize("target", [100, 120])
+def test_bad_target_is_rejected_by_the_cli(tmp_path, target, capsys):
+    out = tmp_path / "x.iotrace"
+    argv = ["filldelete", "--disk-bytes", "64M", "--target", str(target), "--seed", "1"]
+    assert main([*argv, "--out", str(out)]) == 65
+    assert "is not in 0..99" in capsys.readouterr().err
+    assert not out.exists()
