@@ -54,3 +54,6 @@ app_files <- function(table) {
 sqlite_or_not <- function(class) {
   factor(ifelse(class == "sqlite", "SQLite", "non-SQLite"), levels = c("SQLite", "non-SQLite"))
 }
+
+# The rows of the last day of a daily table (the most aged snapshot).
+last_day <- function(table) table[table$day == max(table$day), ]

@@ -1,0 +1,20 @@
+# TMC Fig. 2a: cumulative distribution of file DoF in an aged image (the last day of the
+# AutoAge replay).
+source(file.path(dirname(sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))), "theme.R"))
+
+args <- figure_args(1)
+dof <- last_day(read_table(args$tables[[1]]))
+dof <- dof[!is.na(dof$dof), ]
+fragmented <- mean(dof$dof > 1)
+
+plot <- ggplot(dof, aes(dof)) +
+  stat_ecdf(geom = "step", colour = okabe_ito[[5]]) +
+  scale_x_log10() +
+  annotate("text",
+    x = max(dof$dof), y = 0.05, hjust = 1, size = 3,
+    label = sprintf("%d files, %.0f %% with DoF > 1", nrow(dof), 100 * fragmented)
+  ) +
+  labs(x = "DoF (log scale)", y = "cumulative share of files") +
+  theme_mobifrag()
+
+save_figure(plot, args, width = 5)

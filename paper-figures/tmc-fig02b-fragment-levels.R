@@ -1,0 +1,20 @@
+# TMC Fig. 2b: share of each fragment-size level (TMC Table 2) among the fragments of
+# fragmented files (DoF > 1) in an aged image (the last day of the AutoAge replay).
+source(file.path(dirname(sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))), "theme.R"))
+
+args <- figure_args(1)
+dof <- last_day(read_table(args$tables[[1]]))
+dof <- dof[!is.na(dof$dof) & dof$dof > 1, ]
+level_names <- paste0("L", 1:7)
+counts <- data.frame(level = factor(level_names, levels = level_names),
+  fragments = vapply(level_names, function(l) sum(dof[[l]]), numeric(1)))
+counts$share <- counts$fragments / sum(counts$fragments)
+
+plot <- ggplot(counts, aes(level, share)) +
+  geom_col(fill = okabe_ito[[5]], width = 0.7) +
+  geom_text(aes(label = sprintf("%.0f %%", 100 * share)), vjust = -0.4, size = 3) +
+  scale_y_continuous(labels = function(x) sprintf("%.0f %%", 100 * x)) +
+  labs(x = "fragment size level", y = "share of fragments") +
+  theme_mobifrag()
+
+save_figure(plot, args, width = 5)
