@@ -18,6 +18,7 @@ validate(config, "config/schema.yaml")
 
 include: "rules/common.smk"
 include: "rules/kernel.smk"
+include: "rules/ftl.smk"
 include: "rules/platform.smk"
 include: "rules/age.smk"
 include: "rules/figures.smk"

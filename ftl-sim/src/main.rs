@@ -1,0 +1,363 @@
+//! ftl-sim command line.
+
+use clap::{Args, Parser, Subcommand};
+use ftl_sim::config::{CacheMode, FtlConfig};
+use ftl_sim::error::{Error, Result};
+use ftl_sim::replay::{self, Arrivals, ReplayOptions};
+use ftl_sim::request::Op;
+use ftl_sim::rng::SplitMix64;
+use ftl_sim::trace::{self, blktrace::Endian, Event, Format, Merge, ReadOptions, RequestSource};
+use ftl_sim::{dop, flashsim_conf, summary, synth, Ftl};
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(
+    name = "ftl-sim",
+    version,
+    about = "FlashSim/DFTL-style FTL simulator that replays block traces"
+)]
+struct Cli {
+    #[command(subcommand)]
+    cmd: Cmd,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Replay a block trace through the device model and write a JSON summary.
+    Replay(Box<ReplayArgs>),
+    /// Write a synthetic trace (CSV or blktrace binary).
+    Gen(GenArgs),
+    /// Print the device model and its derived geometry as JSON.
+    Show(ModelArgs),
+}
+
+#[derive(Args)]
+struct ModelArgs {
+    /// Device profile (YAML) whose storage.ftl section is the model.
+    #[arg(long, required_unless_present = "flashsim_conf")]
+    device: Option<PathBuf>,
+    /// Import a FlashSim ssd.conf instead of a device profile.
+    #[arg(long, conflicts_with = "device")]
+    flashsim_conf: Option<PathBuf>,
+    /// Over-provisioning for an imported ssd.conf without OVERPROVISIONING.
+    #[arg(long, default_value_t = 0.07)]
+    flashsim_op: f64,
+    /// Override the mapping-cache size in bytes.
+    #[arg(long)]
+    cache_bytes: Option<u64>,
+    /// Override the mapping-cache mode.
+    #[arg(long, value_enum)]
+    cache_mode: Option<CacheModeArg>,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum CacheModeArg {
+    Tpage,
+    Entry,
+}
+
+#[derive(Args)]
+struct ReplayArgs {
+    #[command(flatten)]
+    model: ModelArgs,
+    /// Trace format.
+    #[arg(long, value_enum)]
+    format: Format,
+    /// blktrace/blkparse event that stands for a request.
+    #[arg(long, value_enum, default_value = "issue")]
+    event: Event,
+    /// Trace files; for blktrace, per-CPU files or directories holding them.
+    #[arg(required = true)]
+    traces: Vec<PathBuf>,
+    /// Remap side file(s) (time_ns,src_sector,dst_sector,sectors).
+    #[arg(long)]
+    remap: Vec<PathBuf>,
+    /// Fraction of the logical space written sequentially before the replay.
+    #[arg(long, default_value_t = 0.0)]
+    precondition_fill: f64,
+    /// Random page overwrites after the fill, before the replay (GC steady state).
+    #[arg(long, default_value_t = 0)]
+    precondition_random: u64,
+    /// Random page overwrites as a fraction of the logical pages (adds to
+    /// --precondition-random).
+    #[arg(long, default_value_t = 0.0)]
+    precondition_random_fraction: f64,
+    /// Seed of the preconditioning writes.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Arrival times: the trace's, or a closed loop.
+    #[arg(long, value_enum, default_value = "trace")]
+    arrivals: Arrivals,
+    /// Outstanding-request limit (0 = none; closed loop defaults to 1).
+    #[arg(long, default_value_t = 0)]
+    queue_depth: usize,
+    /// File -> extent table (fragcheck) for per-file DoP / DoF_P.
+    #[arg(long)]
+    extents: Option<PathBuf>,
+    /// Bytes per unit of the extent table's offsets and lengths.
+    #[arg(long, default_value_t = 1)]
+    extent_unit: u64,
+    /// Bytes added to extent device offsets (partition start on the traced disk).
+    #[arg(long, default_value_t = 0)]
+    extent_offset: u64,
+    /// Per-file DoP table (CSV); needs --extents.
+    #[arg(long, requires = "extents")]
+    dop_out: Option<PathBuf>,
+    /// Per-request latency log (CSV).
+    #[arg(long)]
+    per_request: Option<PathBuf>,
+    /// Summary JSON (standard output if absent).
+    #[arg(short, long)]
+    out: Option<PathBuf>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum GenFormat {
+    Csv,
+    Blktrace,
+}
+
+#[derive(Args)]
+struct GenArgs {
+    /// Operation of every request.
+    #[arg(long, value_enum, default_value = "write")]
+    op: GenOp,
+    #[arg(long, default_value_t = 10_000)]
+    count: u64,
+    /// Requests fall at random aligned offsets within the first N bytes.
+    #[arg(long)]
+    region_bytes: u64,
+    #[arg(long, default_value_t = 4096)]
+    size_bytes: u64,
+    /// Time between request arrivals, ns.
+    #[arg(long, default_value_t = 0)]
+    gap_ns: u64,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    #[arg(long, value_enum, default_value = "csv")]
+    format: GenFormat,
+    #[arg(short, long)]
+    out: PathBuf,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum GenOp {
+    Read,
+    Write,
+    /// Random writes followed by as many random reads.
+    WriteRead,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.cmd {
+        Cmd::Replay(a) => run_replay(&a),
+        Cmd::Gen(a) => run_gen(&a),
+        Cmd::Show(a) => run_show(&a),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("ftl-sim: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// The model, the profile's name and its per-request host overhead (µs).
+type Model = (FtlConfig, Option<String>, f64);
+
+fn load_model(m: &ModelArgs) -> Result<Model> {
+    let (mut cfg, (name, overhead)) = match (&m.device, &m.flashsim_conf) {
+        (Some(p), _) => (FtlConfig::from_profile(p)?, profile_info(p)),
+        (None, Some(p)) => {
+            let imported = flashsim_conf::import(p, m.flashsim_op)?;
+            for k in &imported.unknown_keys {
+                eprintln!("ftl-sim: {}: ignoring unknown key {k}", p.display());
+            }
+            (imported.config, (None, 0.0))
+        }
+        (None, None) => return Err(Error::Config("give --device or --flashsim-conf".into())),
+    };
+    if let Some(b) = m.cache_bytes {
+        cfg.cache.bytes = b;
+    }
+    if let Some(mode) = m.cache_mode {
+        cfg.cache.mode = match mode {
+            CacheModeArg::Tpage => CacheMode::Tpage,
+            CacheModeArg::Entry => CacheMode::Entry,
+        };
+    }
+    cfg.validate()
+        .map_err(|(field, msg)| Error::Config(format!("{field}: {msg}")))?;
+    Ok((cfg, name, overhead))
+}
+
+/// `name` and `storage.host_overhead_us` of a profile (already parsed once).
+fn profile_info(path: &Path) -> (Option<String>, f64) {
+    let v: Option<serde_yaml::Value> = std::fs::read_to_string(path)
+        .ok()
+        .and_then(|t| serde_yaml::from_str(&t).ok());
+    let name = v
+        .as_ref()
+        .and_then(|v| v.get("name")?.as_str().map(str::to_string));
+    let overhead = v
+        .as_ref()
+        .and_then(|v| v.get("storage")?.get("host_overhead_us")?.as_f64())
+        .unwrap_or(0.0);
+    (name, overhead)
+}
+
+fn create(path: &Path) -> Result<BufWriter<File>> {
+    Ok(BufWriter::with_capacity(
+        1 << 20,
+        File::create(path).map_err(|e| Error::io(path, e))?,
+    ))
+}
+
+fn open_source(a: &ReplayArgs, page_size: u32) -> Result<(Box<dyn RequestSource>, Vec<PathBuf>)> {
+    let files = trace::expand_paths(&a.traces, a.format)?;
+    let opts = ReadOptions {
+        event: a.event,
+        uflip_page_sectors: u64::from(page_size) / 512,
+    };
+    let mut source = trace::open(a.format, &files, opts)?;
+    if !a.remap.is_empty() {
+        let remaps = trace::remap::RemapReader::open(&a.remap)?;
+        source = Box::new(Merge::new(source, Box::new(remaps)));
+    }
+    Ok((source, files))
+}
+
+fn run_replay(a: &ReplayArgs) -> Result<()> {
+    let (cfg, name, host_overhead_us) = load_model(&a.model)?;
+    let mut ftl = Ftl::new(&cfg)?;
+    if a.precondition_fill > 0.0 {
+        ftl.precondition_sequential(a.precondition_fill)?;
+    }
+    let random = a.precondition_random
+        + (a.precondition_random_fraction.max(0.0) * ftl.geometry().logical_pages as f64) as u64;
+    if random > 0 {
+        ftl.precondition_random(random, a.seed)?;
+    }
+    let (mut source, files) = open_source(a, cfg.geometry.page_size)?;
+    let opts = ReplayOptions {
+        arrivals: a.arrivals,
+        queue_depth: a.queue_depth,
+    };
+    let report = match &a.per_request {
+        Some(p) => {
+            let mut w = create(p)?;
+            let r = replay::replay(&mut ftl, source.as_mut(), opts, Some((&mut w, p)))?;
+            w.flush().map_err(|e| Error::io(p, e))?;
+            r
+        }
+        None => replay::replay(&mut ftl, source.as_mut(), opts, None)?,
+    };
+    let dop_summary = match &a.extents {
+        Some(p) => Some(write_dop(&ftl, a, p)?),
+        None => None,
+    };
+    let run = summary::RunInfo {
+        device_name: name,
+        host_overhead_us,
+        trace_files: files.iter().map(|f| f.display().to_string()).collect(),
+        format: format!("{:?}", a.format).to_lowercase(),
+        arrivals: a.arrivals,
+        queue_depth: a.queue_depth,
+        precondition_fill: a.precondition_fill,
+        precondition_random_writes: random,
+    };
+    let s = summary::build(&ftl, run, &report, dop_summary);
+    let json = serde_json::to_string_pretty(&s).expect("summary serialises");
+    match &a.out {
+        Some(p) => std::fs::write(p, json + "\n").map_err(|e| Error::io(p, e)),
+        None => {
+            println!("{json}");
+            Ok(())
+        }
+    }
+}
+
+fn write_dop(ftl: &Ftl, a: &ReplayArgs, table: &Path) -> Result<dop::DopSummary> {
+    let mut files = dop::read_extents(table, a.extent_unit.max(1))?;
+    let (rows, summary) = dop::all_files(ftl, &mut files, a.extent_offset);
+    if let Some(p) = &a.dop_out {
+        let mut w = create(p)?;
+        let io = |e| Error::io(p, e);
+        writeln!(w, "file,pages,mapped_pages,avg_parallelism,dop,dof_p").map_err(io)?;
+        for r in rows {
+            let name = if r.file.contains([',', '"', '\n']) {
+                format!("\"{}\"", r.file.replace('"', "\"\""))
+            } else {
+                r.file.clone()
+            };
+            writeln!(
+                w,
+                "{name},{},{},{:.6},{:.6},{:.6}",
+                r.pages, r.mapped_pages, r.avg_parallelism, r.dop, r.dof_p
+            )
+            .map_err(io)?;
+        }
+        w.flush().map_err(io)?;
+    }
+    Ok(summary)
+}
+
+fn run_gen(a: &GenArgs) -> Result<()> {
+    let size = (a.size_bytes / 512).max(1);
+    let region = a.region_bytes / 512;
+    let mut rng = SplitMix64::new(a.seed);
+    let reqs = match a.op {
+        GenOp::Read => synth::random_in_region(Op::Read, a.count, region, size, a.gap_ns, &mut rng),
+        GenOp::Write => {
+            synth::random_in_region(Op::Write, a.count, region, size, a.gap_ns, &mut rng)
+        }
+        GenOp::WriteRead => {
+            let mut v =
+                synth::random_in_region(Op::Write, a.count, region, size, a.gap_ns, &mut rng);
+            let shift = a.count * a.gap_ns;
+            let reads =
+                synth::random_in_region(Op::Read, a.count, region, size, a.gap_ns, &mut rng);
+            v.extend(reads.into_iter().map(|mut r| {
+                r.time_ns += shift;
+                r
+            }));
+            v
+        }
+    };
+    let mut w = create(&a.out)?;
+    let io = |e| Error::io(&a.out, e);
+    match a.format {
+        GenFormat::Csv => synth::write_csv(&reqs, &mut w).map_err(io)?,
+        GenFormat::Blktrace => {
+            let mut buf = Vec::with_capacity(reqs.len() * 3 * 48);
+            synth::blktrace_records(&reqs, 0, Endian::Little, &mut buf);
+            w.write_all(&buf).map_err(io)?;
+        }
+    }
+    w.flush().map_err(io)
+}
+
+fn run_show(m: &ModelArgs) -> Result<()> {
+    let (cfg, name, _) = load_model(m)?;
+    let geo = ftl_sim::geometry::Geometry::new(&cfg)?;
+    let v = serde_json::json!({
+        "name": name,
+        "model": cfg,
+        "derived": {
+            "parallel_units": geo.units,
+            "physical_pages": geo.physical_pages,
+            "logical_pages": geo.logical_pages,
+            "logical_bytes": geo.logical_pages * u64::from(geo.page_size),
+            "physical_bytes": geo.physical_pages * u64::from(geo.page_size),
+            "entries_per_translation_page": geo.entries_per_tpage,
+            "translation_pages": geo.tpages,
+        }
+    });
+    println!("{}", serde_json::to_string_pretty(&v).expect("json"));
+    Ok(())
+}

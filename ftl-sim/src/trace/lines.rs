@@ -1,0 +1,98 @@
+//! Line-by-line reading of text traces over several files, with line
+//! numbers for error messages.
+
+use crate::error::{Error, Location, Result};
+use std::fs::File;
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+
+pub struct Lines {
+    paths: Vec<PathBuf>,
+    current: usize,
+    reader: Option<BufReader<File>>,
+    line_no: u64,
+    buf: Vec<u8>,
+}
+
+impl Lines {
+    pub fn open(paths: &[PathBuf]) -> Result<Self> {
+        // Open every file up front so a missing one fails before any work.
+        for p in paths {
+            File::open(p).map_err(|e| Error::io(p, e))?;
+        }
+        Ok(Lines {
+            paths: paths.to_vec(),
+            current: 0,
+            reader: None,
+            line_no: 0,
+            buf: Vec::with_capacity(256),
+        })
+    }
+
+    pub fn path(&self, file: u32) -> &Path {
+        &self.paths[file as usize]
+    }
+
+    /// The next line (without its line ending), its file index and number.
+    pub fn next_line(&mut self) -> Option<Result<(&str, u32, u64)>> {
+        loop {
+            if self.reader.is_none() {
+                let p = self.paths.get(self.current)?;
+                match File::open(p) {
+                    Ok(f) => self.reader = Some(BufReader::with_capacity(64 << 10, f)),
+                    Err(e) => return Some(Err(Error::io(p, e))),
+                }
+                self.line_no = 0;
+            }
+            self.buf.clear();
+            let reader = self.reader.as_mut().expect("opened above");
+            match reader.read_until(b'\n', &mut self.buf) {
+                Ok(0) => {
+                    self.reader = None;
+                    self.current += 1;
+                    continue;
+                }
+                Ok(_) => {}
+                Err(e) => return Some(Err(Error::io(&self.paths[self.current], e))),
+            }
+            self.line_no += 1;
+            while matches!(self.buf.last(), Some(b'\n' | b'\r')) {
+                self.buf.pop();
+            }
+            let file = self.current as u32;
+            return Some(match std::str::from_utf8(&self.buf) {
+                Ok(s) => Ok((s, file, self.line_no)),
+                Err(_) => Err(Error::parse(
+                    &self.paths[self.current],
+                    Location::Line(self.line_no),
+                    "line is not valid UTF-8 text",
+                )),
+            });
+        }
+    }
+
+    /// An error at the current line of the current file.
+    pub fn error(&self, msg: impl Into<String>) -> Error {
+        let p = self
+            .paths
+            .get(self.current)
+            .map_or_else(|| PathBuf::from("<none>"), Clone::clone);
+        Error::parse(&p, Location::Line(self.line_no), msg)
+    }
+}
+
+/// Parse an unsigned integer field, naming it on failure.
+pub fn uint(field: &str, name: &str) -> std::result::Result<u64, String> {
+    field
+        .trim()
+        .parse::<u64>()
+        .map_err(|_| format!("{name}: {field:?} is not a non-negative integer"))
+}
+
+/// Parse a non-negative finite decimal number.
+pub fn number(field: &str, name: &str) -> std::result::Result<f64, String> {
+    match field.trim().parse::<f64>() {
+        Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
+        _ => Err(format!("{name}: {field:?} is not a non-negative number")),
+    }
+}

@@ -1,0 +1,83 @@
+//! Remap side file (janusdL's copyless defragmentation plan as issued):
+//! CSV `time_ns,src_sector,dst_sector,sectors`, optional header with those
+//! names, `#` comments. Each line is one REMAP command; it is merged into
+//! the block trace by time (a time of 0 applies it before the trace).
+
+use super::lines::{uint, Lines};
+use super::{Origin, RequestSource, Traced};
+use crate::error::{Error, Location, Result};
+use crate::request::Request;
+use std::path::{Path, PathBuf};
+
+pub struct RemapReader {
+    lines: Lines,
+}
+
+impl RemapReader {
+    pub fn open(paths: &[PathBuf]) -> Result<Self> {
+        Ok(RemapReader {
+            lines: Lines::open(paths)?,
+        })
+    }
+}
+
+const HEADER: [&str; 4] = ["time_ns", "src_sector", "dst_sector", "sectors"];
+
+pub fn parse_line(line: &str) -> std::result::Result<Option<Request>, String> {
+    let line = line.trim();
+    if line.is_empty() || line.starts_with('#') {
+        return Ok(None);
+    }
+    let f: Vec<&str> = line.split(',').map(str::trim).collect();
+    if f[0].starts_with(|c: char| c.is_ascii_alphabetic()) {
+        return if f == HEADER {
+            Ok(None)
+        } else {
+            Err(format!("header must be {}", HEADER.join(",")))
+        };
+    }
+    if f.len() != 4 {
+        return Err(format!(
+            "expected 4 fields ({}), found {}",
+            HEADER.join(","),
+            f.len()
+        ));
+    }
+    Ok(Some(Request::remap(
+        uint(f[0], "time_ns")?,
+        uint(f[1], "src_sector")?,
+        uint(f[2], "dst_sector")?,
+        uint(f[3], "sectors")?,
+    )))
+}
+
+impl RequestSource for RemapReader {
+    fn next_request(&mut self) -> Option<Result<Traced>> {
+        loop {
+            let (parsed, file, line) = match self.lines.next_line()? {
+                Ok((s, f, l)) => (parse_line(s), f, l),
+                Err(e) => return Some(Err(e)),
+            };
+            match parsed {
+                Ok(None) => continue,
+                Ok(Some(req)) => {
+                    return Some(Ok(Traced {
+                        req,
+                        origin: Origin::line(file, line),
+                    }))
+                }
+                Err(msg) => {
+                    return Some(Err(Error::parse(
+                        self.lines.path(file),
+                        Location::Line(line),
+                        msg,
+                    )))
+                }
+            }
+        }
+    }
+
+    fn path(&self, file: u32) -> &Path {
+        self.lines.path(file)
+    }
+}

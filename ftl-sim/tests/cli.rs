@@ -1,0 +1,268 @@
+//! The command line end to end: summaries, DoP tables, imports, and bad
+//! input giving a one-line error (file and line/offset) and exit status 1.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_ftl-sim"))
+}
+
+fn tmpdir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("ftl-sim-cli-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// A small device profile: 4 planes on 4 channels, 64 MiB-ish.
+fn profile(dir: &Path) -> PathBuf {
+    let p = dir.join("tiny.yaml");
+    std::fs::write(
+        &p,
+        "name: tiny\nstorage:\n  class: emmc\n  host_overhead_us: 34\n  ftl:\n    geometry: {channels: 4, ways_per_channel: 1, blocks_per_plane: 128, pages_per_block: 64}\n    over_provisioning: 0.25\n    timing: {page_read_us: 50, page_program_us: 500, block_erase_us: 3000, channel_mb_per_s: 200, host_mb_per_s: 400}\n    cache: {mode: entry, bytes: 4096}\n",
+    )
+    .unwrap();
+    p
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn replay(dev: &Path, format: &str, trace: &Path, extra: &[&str]) -> Output {
+    bin()
+        .args(["replay", "--device"])
+        .arg(dev)
+        .args(["--format", format])
+        .arg(trace)
+        .args(extra)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn replay_writes_a_complete_json_summary() {
+    let d = tmpdir("summary");
+    let dev = profile(&d);
+    let t = d.join("t.blktrace.0");
+    let g = bin()
+        .args([
+            "gen",
+            "--op",
+            "write-read",
+            "--count",
+            "2000",
+            "--region-bytes",
+            "8000000",
+            "--format",
+            "blktrace",
+            "--gap-ns",
+            "100000",
+            "-o",
+        ])
+        .arg(&t)
+        .output()
+        .unwrap();
+    assert!(g.status.success(), "{}", stderr(&g));
+    let out = d.join("s.json");
+    let per = d.join("per.csv");
+    let o = replay(
+        &dev,
+        "blktrace",
+        &d,
+        &[
+            "--per-request",
+            per.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+        ],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let s: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    assert_eq!(s["requests"]["write"]["count"], 2000);
+    assert_eq!(s["requests"]["read"]["count"], 2000);
+    for key in ["mean", "p50", "p99", "max"] {
+        assert!(s["requests"]["read"]["latency_us"][key].as_f64().unwrap() > 0.0);
+    }
+    for path in [
+        "/time/device_busy_us",
+        "/map_cache/hits",
+        "/map_cache/misses",
+        "/translation/page_reads",
+        "/translation/page_writes",
+        "/gc/erases",
+        "/gc/data_page_copies",
+        "/flash/waf",
+        "/flash/bytes_written",
+    ] {
+        assert!(s.pointer(path).is_some(), "{path} missing");
+    }
+    assert_eq!(s["replay"]["skipped_events"], 8000);
+    let busy = s["time"]["device_busy_us"].as_f64().unwrap();
+    let modeled = s["time"]["modeled_us"].as_f64().unwrap();
+    assert!(
+        (modeled - busy - 34.0 * 4000.0).abs() < 1.0,
+        "modeled = busy + 34 us x requests"
+    );
+    let lines = std::fs::read_to_string(&per).unwrap().lines().count();
+    assert_eq!(lines, 4001);
+}
+
+#[test]
+fn an_address_beyond_the_device_names_address_capacity_file_and_line() {
+    let d = tmpdir("range");
+    let dev = profile(&d);
+    let t = d.join("t.csv");
+    std::fs::write(&t, "0,W,0,8\n1,W,999999999,8\n").unwrap();
+    let o = replay(&dev, "csv", &t, &[]);
+    assert_eq!(o.status.code(), Some(1));
+    let e = stderr(&o);
+    assert!(e.contains("t.csv") && e.contains("line 2"), "{e}");
+    assert!(e.contains("999999999") && e.contains("capacity"), "{e}");
+    assert_eq!(e.lines().count(), 1, "{e}");
+}
+
+#[test]
+fn malformed_input_is_a_one_line_error_not_a_panic() {
+    let d = tmpdir("bad");
+    let dev = profile(&d);
+    let t = d.join("t.csv");
+    std::fs::write(&t, "0,W,0,8\n1,W,zz,8\n").unwrap();
+    let o = replay(&dev, "csv", &t, &[]);
+    assert_eq!(o.status.code(), Some(1));
+    let e = stderr(&o);
+    assert!(e.contains("t.csv: line 2"), "{e}");
+
+    let b = d.join("x.blktrace.0");
+    std::fs::write(&b, [0x07u8, 0x74, 0x61, 0x65, 1, 2, 3]).unwrap();
+    let o = replay(&dev, "blktrace", &b, &[]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("byte offset 0"), "{}", stderr(&o));
+
+    let bad_dev = d.join("bad.yaml");
+    std::fs::write(&bad_dev, "name: x\nstorage:\n  ftl:\n    geometry: {channels: 0, ways_per_channel: 1, blocks_per_plane: 8, pages_per_block: 8}\n    timing: {page_read_us: 1, page_program_us: 1, block_erase_us: 1, channel_mb_per_s: 1, host_mb_per_s: 1}\n").unwrap();
+    let o = replay(&bad_dev, "csv", &t, &[]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("storage.ftl.geometry.channels"),
+        "{}",
+        stderr(&o)
+    );
+
+    let o = replay(&dev, "csv", &d.join("missing.csv"), &[]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("missing.csv"));
+}
+
+#[test]
+fn dop_of_striped_and_single_unit_files() {
+    let d = tmpdir("dop");
+    let dev = profile(&d);
+    // File A: 16 pages written in one request (striped over the 4 planes).
+    // File B: pages 100, 104, 108, ... written one by one with 3 other
+    // pages between them, so every page of B lands on the same plane.
+    let mut csv = String::from("0,W,0,128\n");
+    for i in 0..16u64 {
+        let b = 800 + i * 8;
+        csv.push_str(&format!(
+            "1,W,{b},8\n1,W,{},8\n1,W,{},8\n1,W,{},8\n",
+            4000 + i * 24,
+            4008 + i * 24,
+            4016 + i * 24
+        ));
+    }
+    let t = d.join("t.csv");
+    std::fs::write(&t, csv).unwrap();
+    let ext = d.join("extents.tsv");
+    std::fs::write(
+        &ext,
+        "path\tlogical_bytes\tphysical_bytes\tlength_bytes\nA\t0\t0\t65536\nB\t0\t409600\t65536\n",
+    )
+    .unwrap();
+    let dop = d.join("dop.csv");
+    let out = d.join("s.json");
+    let o = replay(
+        &dev,
+        "csv",
+        &t,
+        &[
+            "--extents",
+            ext.to_str().unwrap(),
+            "--dop-out",
+            dop.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+        ],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&dop).unwrap();
+    let rows: Vec<Vec<&str>> = text
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').collect())
+        .collect();
+    assert_eq!(rows[0][0], "A");
+    assert_eq!(rows[0][4], "1.000000");
+    assert_eq!(rows[1][0], "B");
+    assert_eq!(
+        rows[1][4], "0.250000",
+        "all pages on one of 4 planes: DoP = 1/M"
+    );
+    assert_eq!(rows[1][5], "0.750000");
+    let s: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    assert_eq!(s["physical_fragmentation"]["files"], 2);
+}
+
+#[test]
+fn flashsim_conf_import_and_uflip_trace() {
+    let d = tmpdir("flashsim");
+    let conf = d.join("ssd.conf");
+    std::fs::write(
+        &conf,
+        "# FlashSim-style\nRAM_READ_DELAY 0.01\nBUS_CTRL_DELAY 2\nBUS_DATA_DELAY 10\nSSD_SIZE 2\nPACKAGE_SIZE 2\nDIE_SIZE 2\nPLANE_SIZE 256\nBLOCK_SIZE 64\nBLOCK_ERASE_DELAY 1500\nPAGE_READ_DELAY 25\nPAGE_WRITE_DELAY 200\nPAGE_SIZE 4096\nFTL_IMPLEMENTATION 3\nCACHE_DFTL_LIMIT 512\n",
+    )
+    .unwrap();
+    let t = d.join("u.trace");
+    std::fs::write(&t, "R; W; 5; 0; 0\nR; W; 6; 0; 10\nR; R; 5; 0; 20\n").unwrap();
+    let o = bin()
+        .args(["replay", "--flashsim-conf"])
+        .arg(&conf)
+        .args(["--format", "uflip"])
+        .arg(&t)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let s: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(s["device"]["parallel_units"], 8);
+    assert_eq!(s["map_cache"]["mode"], "entry");
+    assert_eq!(s["map_cache"]["capacity_items"], 512);
+    assert_eq!(s["requests"]["write"]["count"], 2);
+    std::fs::write(&conf, "SSD_SIZE two\n").unwrap();
+    let o = bin()
+        .args(["show", "--flashsim-conf"])
+        .arg(&conf)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("ssd.conf: line 1"), "{}", stderr(&o));
+}
+
+#[test]
+fn both_device_profiles_load() {
+    for name in ["emulator-emmc", "emulator-ufs"] {
+        let p = common::repo().join(format!("devices/{name}.yaml"));
+        let o = bin().args(["show", "--device"]).arg(&p).output().unwrap();
+        assert!(o.status.success(), "{name}: {}", stderr(&o));
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        let bytes = v["derived"]["logical_bytes"].as_u64().unwrap();
+        assert!(
+            bytes > 32 << 30,
+            "{name}: ~32 GiB logical space, got {bytes}"
+        );
+    }
+}

@@ -1,0 +1,129 @@
+# ftl-sim: build the simulator and replay captured block traces through a
+# device profile's FTL model (ftl-sim/README.md, "Snakemake rules").
+#
+# Path patterns (all under results/{device}/{scale}/{experiment}/):
+#   blktrace/               input: blktrace's per-CPU files <dev>.blktrace.<cpu>
+#                           (producers declare it as directory(...))
+#   remap.csv               input: janusdL remap commands (time_ns,src_sector,dst_sector,sectors)
+#   extents.tsv             input: fragcheck's file -> extent table
+#   ftl{variant}.json       replay summary
+#   ftl-remap{variant}.json replay of trace + remap.csv
+#   ftl{variant}.dop.csv    per-file DoP / DoF_P after the replay (+ .dop.json summary)
+# {variant} is empty or a list of "_token"s: cache<N>k (map cache of N KiB),
+# tpage | entry (cache mode), fill<P> (P % of the space written sequentially
+# first), aged<P> (then P % of the logical pages overwritten at random, so GC
+# is active), closed (closed-loop replay, queue depth 1), qd<N> (queue-depth limit).
+# Example: results/emulator-emmc/quick/fig13-w-2g/ftl_cache16k_fill100.json
+
+import re
+from pathlib import Path
+
+FTL_SIM = "ftl-sim/target/release/ftl-sim"
+
+FTL_TOKENS = {
+    r"cache(\d+)k": lambda m: ["--cache-bytes", str(int(m.group(1)) * 1024)],
+    r"(tpage|entry)": lambda m: ["--cache-mode", m.group(1)],
+    r"fill(\d+)": lambda m: ["--precondition-fill", str(int(m.group(1)) / 100)],
+    r"aged(\d+)": lambda m: [
+        "--precondition-random-fraction",
+        str(int(m.group(1)) / 100),
+    ],
+    r"closed": lambda m: ["--arrivals", "closed"],
+    r"qd(\d+)": lambda m: ["--queue-depth", m.group(1)],
+}
+
+
+# Command-line options of ftl-sim for a {variant} file-name suffix; an unknown
+# token becomes an option ftl-sim rejects, naming the token.
+ftl_variant_args = lambda wildcards: " ".join(
+    arg
+    for token in wildcards.variant.split("_")[1:]
+    for arg in next(
+        (
+            to_args(match)
+            for match, to_args in (
+                (re.fullmatch(pattern, token), to_args)
+                for pattern, to_args in FTL_TOKENS.items()
+            )
+            if match
+        ),
+        [f"--unknown-ftl-variant-token={token}"],
+    )
+)
+
+
+rule ftl_sim_build:
+    input:
+        "ftl-sim/Cargo.toml",
+        "ftl-sim/Cargo.lock",
+        Path("ftl-sim/src").rglob("*.rs"),
+    output:
+        FTL_SIM,
+    log:
+        "build/ftl-sim/build.log",
+    shell:
+        "cargo build --release --locked --manifest-path ftl-sim/Cargo.toml > {log} 2>&1"
+
+
+rule ftl_replay:
+    input:
+        trace="results/{device}/{scale}/{experiment}/blktrace",
+        profile="devices/{device}.yaml",
+        sim=FTL_SIM,
+    output:
+        "results/{device}/{scale}/{experiment}/ftl{variant}.json",
+    log:
+        "results/{device}/{scale}/logs/{experiment}/ftl{variant}.log",
+    wildcard_constraints:
+        device=r"[a-z0-9][a-z0-9-]*",
+        scale=r"[A-Za-z0-9_-]+",
+        variant=r"(_[a-z0-9]+)*",
+    params:
+        extra=ftl_variant_args,
+    shell:
+        "{input.sim} replay --device {input.profile} --format blktrace {params.extra}"
+        " -o {output} {input.trace} 2> {log}"
+
+
+rule ftl_replay_remap:
+    input:
+        trace="results/{device}/{scale}/{experiment}/blktrace",
+        remap="results/{device}/{scale}/{experiment}/remap.csv",
+        profile="devices/{device}.yaml",
+        sim=FTL_SIM,
+    output:
+        "results/{device}/{scale}/{experiment}/ftl-remap{variant}.json",
+    log:
+        "results/{device}/{scale}/logs/{experiment}/ftl-remap{variant}.log",
+    wildcard_constraints:
+        device=r"[a-z0-9][a-z0-9-]*",
+        scale=r"[A-Za-z0-9_-]+",
+        variant=r"(_[a-z0-9]+)*",
+    params:
+        extra=ftl_variant_args,
+    shell:
+        "{input.sim} replay --device {input.profile} --format blktrace {params.extra}"
+        " --remap {input.remap} -o {output} {input.trace} 2> {log}"
+
+
+rule ftl_dop:
+    input:
+        trace="results/{device}/{scale}/{experiment}/blktrace",
+        extents="results/{device}/{scale}/{experiment}/extents.tsv",
+        profile="devices/{device}.yaml",
+        sim=FTL_SIM,
+    output:
+        table="results/{device}/{scale}/{experiment}/ftl{variant}.dop.csv",
+        summary="results/{device}/{scale}/{experiment}/ftl{variant}.dop.json",
+    log:
+        "results/{device}/{scale}/logs/{experiment}/ftl{variant}.dop.log",
+    wildcard_constraints:
+        device=r"[a-z0-9][a-z0-9-]*",
+        scale=r"[A-Za-z0-9_-]+",
+        variant=r"(_[a-z0-9]+)*",
+    params:
+        extra=ftl_variant_args,
+    shell:
+        "{input.sim} replay --device {input.profile} --format blktrace {params.extra}"
+        " --extents {input.extents} --dop-out {output.table} -o {output.summary}"
+        " {input.trace} 2> {log}"
