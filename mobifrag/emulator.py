@@ -39,6 +39,10 @@ class GuestJob:
     args: tuple[str, ...] = ()
     env: tuple[tuple[str, str], ...] = ()
     disk_bytes: int = 256 * 1024 * 1024
+    # An image an earlier job kept (an aged file system) to start from, copied so the
+    # kept image never changes; and whether to keep this job's disk as out/disk.img.
+    base_image: Path | None = None
+    keep_disk: bool = False
     cpus: int = 2
     memory_mib: int = 1024
     timeout_s: float = 3600
@@ -146,26 +150,23 @@ def read_exit_status(share: Path) -> int | None:
         return None
 
 
-def run_job(job: GuestJob, out_dir: Path, console: Path, accel: str = "auto") -> JobResult:
-    """Run `job` in a fresh guest; on success its outputs appear in out_dir."""
-    require_qemu()
-    if not Path(job.kernel).is_file():
-        raise EmulatorError(f"kernel image {job.kernel} does not exist: build it first")
-    out_dir, console = Path(out_dir), Path(console)
-    staging = out_dir.with_name(out_dir.name + ".running")
-    shutil.rmtree(staging, ignore_errors=True)
-    share = staging / "share"
-    share.mkdir(parents=True)
-    disk = staging / "test-disk.img"
-    with open(disk, "wb") as image:
-        image.truncate(job.disk_bytes)
-    write_job_wrapper(job, share)
-    console.parent.mkdir(parents=True, exist_ok=True)
+def prepare_disk(job: GuestJob, disk: Path) -> None:
+    """A fresh sparse image, or a sparse copy of the job's base image."""
+    if job.base_image is None:
+        with open(disk, "wb") as image:
+            image.truncate(job.disk_bytes)
+        return
+    if not Path(job.base_image).is_file():
+        raise EmulatorError(f"base disk image {job.base_image} does not exist")
+    copy = subprocess.run(
+        ["cp", "--sparse=always", str(job.base_image), str(disk)], capture_output=True, text=True
+    )
+    if copy.returncode != 0:
+        raise EmulatorError(f"cannot copy {job.base_image}: {copy.stderr.strip()}")
 
-    chosen = choose_accel(job.kernel, accel)
-    finished, seconds = run_qemu(qemu_command(job, chosen, share, disk), console, job.timeout_s)
-    disk.unlink(missing_ok=True)
-    status = read_exit_status(share)
+
+def check_outcome(job: GuestJob, finished: bool, status, share: Path, console: Path) -> None:
+    """Raise EmulatorError unless the guest finished and the job exited 0."""
     if not finished:
         raise EmulatorError(
             f"guest still running after {job.timeout_s:.0f} s and was killed "
@@ -182,7 +183,32 @@ def run_job(job: GuestJob, out_dir: Path, console: Path, accel: str = "auto") ->
             f"job {job.script.name} exited with status {status} (outputs kept in {share}); "
             f"its log ends:\n{job_log}"
         )
+
+
+def run_job(job: GuestJob, out_dir: Path, console: Path, accel: str = "auto") -> JobResult:
+    """Run `job` in a fresh guest; on success its outputs appear in out_dir."""
+    require_qemu()
+    if not Path(job.kernel).is_file():
+        raise EmulatorError(f"kernel image {job.kernel} does not exist: build it first")
+    out_dir, console = Path(out_dir), Path(console)
+    staging = out_dir.with_name(out_dir.name + ".running")
+    shutil.rmtree(staging, ignore_errors=True)
+    share = staging / "share"
+    share.mkdir(parents=True)
+    disk = staging / "test-disk.img"
+    prepare_disk(job, disk)
+    write_job_wrapper(job, share)
+    console.parent.mkdir(parents=True, exist_ok=True)
+
+    chosen = choose_accel(job.kernel, accel)
+    finished, seconds = run_qemu(qemu_command(job, chosen, share, disk), console, job.timeout_s)
+    status = read_exit_status(share)
+    if not (finished and status == 0 and job.keep_disk):
+        disk.unlink(missing_ok=True)
+    check_outcome(job, finished, status, share, console)
     (share / "exit-status").unlink()
+    if job.keep_disk:
+        os.replace(disk, share / "disk.img")
     if out_dir.exists():
         shutil.rmtree(out_dir)
     os.replace(share, out_dir)

@@ -37,6 +37,8 @@ class JobSpec:
     kernel: Path
     disk_mib: int
     timeout_s: float | None
+    disk_from: Path | None = None
+    keep_disk: bool = False
 
 
 def parse_env(pairs: list[str]) -> tuple[tuple[str, str], ...]:
@@ -65,6 +67,8 @@ def run_in_emulator(profile: dict, spec: JobSpec, out: Path, console: Path) -> s
         cpus=platform["cpus"],
         memory_mib=platform["memory_mib"],
         timeout_s=spec.timeout_s or platform["job_timeout_s"],
+        base_image=spec.disk_from,
+        keep_disk=spec.keep_disk,
     )
     try:
         result = emulator.run_job(job, out, console, accel=platform["accel"])
@@ -103,6 +107,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", required=True, type=Path, help="folder for the outputs")
     parser.add_argument("--console", required=True, type=Path, help="console/session log")
     parser.add_argument("--disk-mib", type=int, default=256)
+    parser.add_argument("--disk-from", type=Path, help="start from a copy of this kept disk")
+    parser.add_argument("--keep-disk", action="store_true", help="keep the disk as OUT/disk.img")
     parser.add_argument("--timeout", type=float, help="seconds; default from the profile")
     parser.add_argument("--env", action="append", default=[], metavar="NAME=VALUE")
     parser.add_argument("args", nargs="*", help="arguments of the job script")
@@ -116,6 +122,8 @@ def main(argv: list[str] | None = None) -> int:
             kernel=args.kernel,
             disk_mib=args.disk_mib,
             timeout_s=args.timeout,
+            disk_from=args.disk_from,
+            keep_disk=args.keep_disk,
         )
         message = run(args.device, spec, args.out, args.console)
     except (PlatformError, ProfileError) as error:

@@ -68,3 +68,27 @@ def test_missing_qemu_says_what_to_install(tmp_path, monkeypatch):
     job = GuestJob(kernel=tmp_path / "bzImage", script=job_script(tmp_path, "true\n"))
     with pytest.raises(EmulatorError, match="apt-get install qemu-system-x86"):
         run_job(job, tmp_path / "out", tmp_path / "console.log")
+
+
+def test_kept_disk_is_the_next_jobs_starting_point(tmp_path, emulator_kernel):
+    first = GuestJob(
+        kernel=emulator_kernel,
+        script=job_script(tmp_path, "printf aged > $MOBIFRAG_DISK\n"),
+        disk_bytes=8 * 1024 * 1024,
+        keep_disk=True,
+    )
+    run_job(first, tmp_path / "aged", tmp_path / "aged.log")
+    kept = tmp_path / "aged" / "disk.img"
+    assert kept.read_bytes()[:4] == b"aged"
+    second_dir = tmp_path / "second"
+    second_dir.mkdir()
+    second = GuestJob(
+        kernel=emulator_kernel,
+        script=job_script(
+            second_dir, "head -c 4 $MOBIFRAG_DISK > seen.txt\nprintf new > $MOBIFRAG_DISK\n"
+        ),
+        base_image=kept,
+    )
+    run_job(second, tmp_path / "after", tmp_path / "after.log")
+    assert (tmp_path / "after" / "seen.txt").read_text() == "aged"
+    assert kept.read_bytes()[:4] == b"aged", "the kept image must not change"
