@@ -1,0 +1,267 @@
+"""The workflow on a real SLURM cluster: a slice of the study through profiles/slurm.
+
+scripts/slurm-local.sh brings up a single-node SLURM on localhost (munge, slurmctld,
+slurmd, slurmdbd with a private MariaDB so that `sacct` reports finished jobs). The
+TMC Fig. 6 slice (three concurrent-appender experiments and their tables) runs twice
+from the same test-scale parameters under two scale names: once locally and once with
+the SLURM executor. The kernel is built locally first (the emulator_kernel fixture).
+
+What must match between the two runs is what does not depend on timing: the files each
+run wrote, the tables' columns and rows, the files and their sizes, the file systems'
+geometry. DoF and the layout (so layout.csv's row count) differ from one run to the
+next, local or not: the writers are threads appending with fsync on a guest with two
+vCPUs, and the order in which their appends reach ext4's allocator depends on thread
+scheduling. For those the test checks the paper's qualitative result in both runs
+instead (five writers fragment their files more than one writer does).
+"""
+
+import csv
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+
+import pytest
+import yaml
+
+from conftest import REPO, planned_jobs, snakemake
+
+pytestmark = [
+    pytest.mark.slurm,
+    pytest.mark.emulator,
+    pytest.mark.skipif(
+        os.geteuid() != 0,
+        reason="needs root: scripts/slurm-local.sh installs slurm-wlm and starts SLURM's daemons",
+    ),
+]
+
+SCRIPT = REPO / "scripts" / "slurm-local.sh"
+DEVICE = "emulator-emmc"
+SLURM_SCALE = "slurmtest"
+LOCAL_SCALE = "slurmlocal"
+SLICE = "concurrent-appenders"
+JOB_PREFIX = "mobifragtest"
+TIMEOUT_S = 600
+
+
+def target(scale: str) -> str:
+    return f"results/{DEVICE}/{scale}/{SLICE}/dof.csv"
+
+
+def run_dir(scale: str) -> Path:
+    return REPO / "results" / DEVICE / scale
+
+
+@pytest.fixture(scope="module")
+def slurm_cluster():
+    was_up = subprocess.run([SCRIPT, "status"], capture_output=True).returncode == 0
+    start = subprocess.run([SCRIPT, "start"], capture_output=True, text=True, timeout=600)
+    assert start.returncode == 0, f"slurm-local.sh start failed:\n{start.stdout}\n{start.stderr}"
+    yield
+    if not was_up:
+        subprocess.run([SCRIPT, "stop"], capture_output=True, timeout=180)
+
+
+def cancel_leftovers():
+    """Cancel this test's SLURM jobs still queued or running (after a timeout)."""
+    queue = subprocess.run(["squeue", "-h", "-o", "%i %j"], capture_output=True, text=True)
+    ids = [
+        line.split()[0]
+        for line in queue.stdout.splitlines()
+        if line.split()[1].startswith(f"{JOB_PREFIX}_")
+    ]
+    if ids:
+        subprocess.run(["scancel", *ids], capture_output=True)
+
+
+@pytest.fixture(scope="module")
+def runs(emulator_kernel, slurm_cluster, tmp_path_factory):
+    """Run the slice locally and through SLURM; return both runs' outputs."""
+    # Only the two scales: Snakemake merges this file over config/config.yaml.
+    test_scale = yaml.safe_load((REPO / "config" / "config.yaml").read_text())["scales"]["test"]
+    override = tmp_path_factory.mktemp("slurm") / "config.yaml"
+    override.write_text(
+        yaml.safe_dump({"scales": {SLURM_SCALE: test_scale, LOCAL_SCALE: test_scale}})
+    )
+    for scale in (SLURM_SCALE, LOCAL_SCALE):
+        # Always fresh real runs: an earlier run's results must not stand in for these.
+        shutil.rmtree(run_dir(scale), ignore_errors=True)
+
+    local = snakemake(
+        target(LOCAL_SCALE), "--configfile", str(override), "--config", f"scale={LOCAL_SCALE}"
+    )
+
+    command = [
+        sys.executable,
+        "-m",
+        "snakemake",
+        "--workflow-profile",
+        "profiles/slurm",
+        # The cluster is local and idle: no need to wait the default 40 s before the
+        # first status query.
+        "--slurm-init-seconds-before-status-checks",
+        "5",
+        # A prefix of its own, so that the jobs of this test can be found and cancelled.
+        "--slurm-jobname-prefix",
+        JOB_PREFIX,
+        target(SLURM_SCALE),
+        "--configfile",
+        str(override),
+        "--config",
+        f"scale={SLURM_SCALE}",
+    ]
+    started = time.monotonic()
+    try:
+        cluster = subprocess.run(
+            command, cwd=REPO, capture_output=True, text=True, timeout=TIMEOUT_S
+        )
+    except subprocess.TimeoutExpired:
+        cancel_leftovers()
+        raise
+    output = cluster.stdout + cluster.stderr
+    assert cluster.returncode == 0, f"{' '.join(command)} failed:\n{output[-5000:]}"
+    print(f"SLURM run: {time.monotonic() - started:.0f} s")
+
+    # The plugin's run ID (prefix_uuid) is the SLURM job name of every job of the run.
+    run_id = re.search(r"SLURM run ID: (\S+)", output).group(1)
+    assert run_id.startswith(f"{JOB_PREFIX}_")
+    submitted = dict(re.findall(r"Job (\d+) has been submitted with SLURM jobid (\d+)", output))
+    return {
+        "local_output": local.stdout + local.stderr,
+        "slurm_output": output,
+        "job_name": run_id,
+        "submitted": submitted,
+    }
+
+
+def sacct(job_name: str) -> list[dict[str, str]]:
+    fields = ["JobID", "JobName", "State", "Comment", "AllocCPUS", "ReqMem", "ExitCode"]
+    listing = subprocess.run(
+        ["sacct", "-X", "-n", "-P", "--name", job_name, "-S", "now-1days"]
+        + ["-o", ",".join(fields)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return [dict(zip(fields, line.split("|"), strict=True)) for line in listing.stdout.splitlines()]
+
+
+def megabytes(request: str) -> float:
+    """sacct's ReqMem ("2G", "2048M", "1000Mn", ...) in MB."""
+    number, unit = re.fullmatch(r"([\d.]+)([KMGT]?)[nc]?", request).groups()
+    return float(number) * {"K": 1 / 1024, "": 1, "M": 1, "G": 1024, "T": 1024**2}[unit]
+
+
+def expected_jobs() -> Counter:
+    config = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
+    runs = len(config[SLICE.replace("-", "_")]["filesystems"]) * len(
+        config[SLICE.replace("-", "_")]["writers"]
+    )
+    return Counter({"concurrent_appenders": runs, "concurrent_appenders_tables": 1})
+
+
+def test_both_runs_planned_the_same_jobs(runs):
+    assert planned_jobs(runs["local_output"]) == expected_jobs()
+    assert planned_jobs(runs["slurm_output"]) == expected_jobs()
+
+
+def test_every_job_went_through_slurm(runs):
+    jobs = sacct(runs["job_name"])
+    # One SLURM job per Snakemake job, all of them accounted, all completed.
+    assert len(runs["submitted"]) == sum(expected_jobs().values())
+    assert {job["JobID"] for job in jobs} == set(runs["submitted"].values())
+    assert {(job["State"], job["ExitCode"]) for job in jobs} == {("COMPLETED", "0:0")}
+    # The plugin names every job of a run after the run and puts the rule and its
+    # wildcards in the job's comment.
+    rules = Counter(
+        re.fullmatch(r"rule_(\w+?)_wildcards_.*", job["Comment"]).group(1) for job in jobs
+    )
+    assert rules == expected_jobs()
+    writers = yaml.safe_load((REPO / "config" / "config.yaml").read_text())["concurrent_appenders"][
+        "writers"
+    ]
+    assert {job["Comment"] for job in jobs if "appenders_wildcards" in job["Comment"]} == {
+        f"rule_concurrent_appenders_wildcards_{DEVICE}_{SLURM_SCALE}_ext4_{n}" for n in writers
+    }
+
+
+def test_slurm_gave_the_profiles_resources(runs):
+    profile = yaml.safe_load((REPO / "profiles" / "slurm" / "config.yaml").read_text())
+    declared = profile["set-resources"]["concurrent_appenders"]
+    for job in sacct(runs["job_name"]):
+        if job["Comment"].startswith("rule_concurrent_appenders_wildcards"):
+            assert int(job["AllocCPUS"]) == declared["cpus_per_task"]
+            assert megabytes(job["ReqMem"]) == declared["mem_mb"]
+        else:
+            assert int(job["AllocCPUS"]) == 1
+            assert megabytes(job["ReqMem"]) == profile["default-resources"]["mem_mb"]
+
+
+def relative_files(root: Path) -> set[str]:
+    return {str(p.relative_to(root)) for p in root.rglob("*") if p.is_file()}
+
+
+def test_same_files(runs):
+    local, cluster = relative_files(run_dir(LOCAL_SCALE)), relative_files(run_dir(SLURM_SCALE))
+    assert cluster == local
+    assert f"{SLICE}/dof.csv" in cluster
+    # No leftovers of an unfinished job (staging folder, disk image).
+    assert not any(".running" in path or path.endswith(".img") for path in cluster)
+
+
+def read_table(path: Path, delimiter=","):
+    with open(path) as handle:
+        reader = csv.DictReader(handle, delimiter=delimiter)
+        return reader.fieldnames, list(reader)
+
+
+# Per-file facts that do not depend on how the writers' appends interleaved.
+DOF_STABLE = ("fs", "writers", "path", "class", "size_bytes", "ideal_extents")
+
+
+def test_same_tables(runs):
+    local_cols, local_dof = read_table(run_dir(LOCAL_SCALE) / SLICE / "dof.csv")
+    cluster_cols, cluster_dof = read_table(run_dir(SLURM_SCALE) / SLICE / "dof.csv")
+    assert cluster_cols == local_cols
+    assert len(cluster_dof) == len(local_dof) > 0
+
+    def stable(rows):
+        return sorted(tuple(row[c] for c in DOF_STABLE) for row in rows)
+
+    assert stable(cluster_dof) == stable(local_dof)
+
+    local_cols, local_layout = read_table(run_dir(LOCAL_SCALE) / SLICE / "layout.csv")
+    cluster_cols, cluster_layout = read_table(run_dir(SLURM_SCALE) / SLICE / "layout.csv")
+    assert cluster_cols == local_cols
+    files = {(r["fs"], r["writers"], r["path"]) for r in cluster_layout}
+    assert files == {(r["fs"], r["writers"], r["path"]) for r in local_layout}
+
+
+def test_same_snapshots(runs):
+    for experiment in sorted((run_dir(LOCAL_SCALE) / SLICE / "ext4").iterdir()):
+        local = experiment / "snapshot"
+        cluster = run_dir(SLURM_SCALE) / SLICE / "ext4" / experiment.name / "snapshot"
+        for table, stable in (
+            ("files.tsv", ("path", "size_bytes")),
+            ("fs.tsv", ("fs_type", "block_size", "total_blocks")),
+        ):
+            local_cols, local_rows = read_table(local / table, "\t")
+            cluster_cols, cluster_rows = read_table(cluster / table, "\t")
+            assert cluster_cols == local_cols
+            assert sorted(tuple(r[c] for c in stable) for r in cluster_rows) == sorted(
+                tuple(r[c] for c in stable) for r in local_rows
+            ), f"{experiment.name}/{table}"
+
+
+def test_both_runs_show_concurrent_appends_fragment(runs):
+    for scale in (LOCAL_SCALE, SLURM_SCALE):
+        _, rows = read_table(run_dir(scale) / SLICE / "dof.csv")
+        dof = defaultdict(list)
+        for row in rows:
+            dof[int(row["writers"])].append(float(row["dof"]))
+        mean = {writers: sum(v) / len(v) for writers, v in dof.items()}
+        assert mean[max(mean)] > mean[min(mean)], f"{scale}: {mean}"
