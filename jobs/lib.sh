@@ -53,3 +53,38 @@ free_space_histogram() {
     f2fs) cat /sys/kernel/debug/f2fs/status 2>/dev/null || echo "f2fs status unavailable" ;;
   esac
 }
+
+# trace_start NAME: blktrace of the test disk into guest tmpfs (blktrace cannot write
+# into a 9p share); returns once tracing is armed. trace_stop NAME copies the per-CPU
+# files to ./blktrace/NAME/.
+trace_start() {
+  command -v blktrace > /dev/null || die "blktrace is not installed"
+  mkdir -p "$TMPDIR/blktrace/$1"
+  blktrace -d "$MOBIFRAG_DISK" -D "$TMPDIR/blktrace/$1" -o trace \
+    > "$TMPDIR/blktrace/$1.log" 2>&1 &
+  BLKTRACE_PID=$!
+  for _ in $(seq 100); do
+    ls "$TMPDIR/blktrace/$1"/trace.blktrace.* > /dev/null 2>&1 && return 0
+    kill -0 "$BLKTRACE_PID" 2> /dev/null || break
+    sleep 0.1
+  done
+  cat "$TMPDIR/blktrace/$1.log" >&2
+  die "blktrace did not start"
+}
+
+trace_stop() {
+  kill -INT "$BLKTRACE_PID"
+  wait "$BLKTRACE_PID" || true
+  mkdir -p "blktrace/$1"
+  cp "$TMPDIR/blktrace/$1"/trace.blktrace.* "blktrace/$1/"
+  rm -rf "$TMPDIR/blktrace/$1"
+}
+
+# cold_read PATH: drop the page cache, then read PATH once; prints the nanoseconds taken.
+cold_read() {
+  sync
+  echo 3 > /proc/sys/vm/drop_caches
+  start=$(date +%s%N)
+  cat "$1" > /dev/null || die "cannot read $1"
+  echo $(( $(date +%s%N) - start ))
+}

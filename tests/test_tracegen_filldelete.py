@@ -37,19 +37,27 @@ def test_fill_delete_is_deterministic_per_seed():
     assert lines(1) != lines(2)
 
 
-def test_holes_leave_small_files_of_one_size_to_delete():
+def test_holes_are_every_other_file_of_a_comb():
     ops = holes(256 * MIB, 90, 8 * 1024, 16 * MIB, seed=1)
-    small = file_sizes(ops, "aging/small")
-    assert set(small.values()) == {8 * 1024}
-    assert abs(sum(small.values()) - 16 * MIB) <= 8 * 1024 * 32
-    large = file_sizes(ops, "aging/large")
-    assert abs(sum(large.values()) - 256 * MIB * 90 // 100) < 4 * 4096
+    comb = file_sizes(ops, "aging/comb")
+    assert set(comb.values()) == {8 * 1024}
+    holes_made = [p for p in comb if "/hole-" in p]
+    assert len(holes_made) * 8 * 1024 == 16 * MIB
+    assert len(comb) == 2 * len(holes_made)
+    order = [op.path for op in ops if op.op == "create" and op.path.startswith("aging/comb")]
+    assert all(("hole-" in p) == (i % 2 == 1) for i, p in enumerate(order))
+    fill = next(op for op in ops if op.op == "fill")
+    assert fill.args == (96,)  # 90 % afterwards + 16 MiB of holes (6.25 %)
+    assert ops.index(fill) > max(i for i, op in enumerate(ops) if op.path.startswith("aging/comb/"))
     last = ops[-1]
-    assert last.op == "reclaim" and last.args[0] == 0 and last.args[1] > sum(small.values())
+    assert (last.op, last.args[0], last.args[3]) == ("reclaim", 0, "hole-*")
+    assert last.args[1] >= 16 * MIB
 
 
-def test_no_state_has_no_small_files():
-    assert file_sizes(holes(128 * MIB, 90, 64 * 1024, 0, seed=1), "aging/small") == {}
+def test_no_state_has_no_holes():
+    ops = holes(128 * MIB, 90, 64 * 1024, 0, seed=1)
+    assert file_sizes(ops, "aging/comb") == {}
+    assert ops[-1].op == "fill" and ops[-1].args == (90,)
 
 
 def test_target_zero_is_the_pristine_state():

@@ -8,9 +8,11 @@ asks for more than the disk holds; the replayer counts the ENOSPC and goes on). 
 - `fill_delete`: small files are deleted at random until the file system is down to the
   target utilization (reclaim with BYTES 0), leaving small holes everywhere (TMC §4.3);
   target 0 is the pristine Low state and writes nothing;
-- `holes`: large files to a fullness, interleaved with small files of one size adding up
-  to a given total, all of which are then deleted (TMC §5.2: 500 MB of 64 KB or 8 KB
-  files for Moderate and Severe, none for No).
+- `holes`: a comb of small files of one size, a filler file up to a fullness, then every
+  other small file deleted, leaving holes of that size (TMC §5.2: 500 MB of deleted
+  64 KB or 8 KB files for Moderate and Severe, none for No). Files written one after
+  another in one directory are laid out one after another, so a deleted file between two
+  kept ones is a hole of its size.
 
 Everything runs in thread 0, so the layout depends only on the seed and the file system.
 """
@@ -27,7 +29,7 @@ LARGE_BYTES = (10 * MIB, 20 * MIB)  # TMC §4.3: large files ≥ 10 MB
 SMALL_BYTES = (4 * KIB, 500 * KIB)  # TMC §4.3: small files ≤ 500 KB
 CHUNK = 1 * MIB  # append size of bulk writes
 OVERFILL = 1.05  # ask for more than the disk holds: the fill ends in ENOSPC
-LARGE_DIR, SMALL_DIR = "aging/large", "aging/small"
+LARGE_DIR, SMALL_DIR, COMB_DIR = "aging/large", "aging/small", "aging/comb"
 
 
 def _file_ops(path: str, size: int) -> Iterator[Op]:
@@ -81,28 +83,36 @@ def fill_delete(disk_bytes: int, target_percent: int, seed: int) -> list[Op]:
     return ops
 
 
+def _comb_ops(count: int, size: int) -> Iterator[Op]:
+    """count files of size bytes, written back to back; only the last one is synced."""
+    for n in range(count):
+        path = f"{COMB_DIR}/{'hole' if n % 2 else 'keep'}-{n // 2:07d}.bin"
+        yield make_op(0, 0, "create", path)
+        yield make_op(0, 0, "append", path, size)
+    if count:
+        yield make_op(0, 0, "fsync", path)
+
+
 def holes(
     disk_bytes: int, fullness_percent: int, small_bytes: int, small_total: int, seed: int
 ) -> list[Op]:
-    """Large files up to fullness_percent of the disk, interleaved with small files of
-    small_bytes each adding up to small_total, then every small file deleted."""
-    if not 0 < fullness_percent < 100:
-        raise ValueError(f"fullness {fullness_percent} % is not between 0 and 100")
-    rng = random.Random(seed)
-    large_total = disk_bytes * fullness_percent // 100
-    ops = _header()
-    small_written = large_written = index = 0
-    while large_written < large_total:
-        large = min(_block_aligned(rng.randint(*LARGE_BYTES)), large_total - large_written)
-        ops.extend(_file_ops(f"{LARGE_DIR}/large-{index:05d}.bin", _block_aligned(large)))
-        large_written += large
-        share = small_total * large_written // large_total - small_written
-        for n in range(share // small_bytes if small_bytes else 0):
-            ops.extend(_file_ops(f"{SMALL_DIR}/small-{index:05d}-{n:06d}.bin", small_bytes))
-            small_written += small_bytes
-        index += 1
-    # PERCENT 0 always applies; twice the total (allocated bytes exceed sizes by at most
-    # metadata blocks) makes reclaim delete every small file.
-    everything = 2 * small_written + 1
-    ops.append(make_op(0, 0, "reclaim", SMALL_DIR, 0, everything, seed, "small-*"))
+    """Free space holding holes of small_bytes adding up to small_total, the file system
+    at fullness_percent afterwards (TMC §5.2: 500 MB of deleted 64 KB or 8 KB files;
+    fullness 100 leaves no free space but the holes). A comb of small files comes first,
+    then one filler file up to the fullness plus the holes' share (the replayer measures
+    the file system, so no capacity estimate is involved), then every other small file
+    is deleted."""
+    if not 0 < fullness_percent <= 100:
+        raise ValueError(f"fullness {fullness_percent} % is not between 1 and 100")
+    holes_count = small_total // small_bytes if small_bytes else 0
+    hole_share = 100 * holes_count * small_bytes / disk_bytes
+    fill_to = min(100, round(fullness_percent + hole_share))
+    ops = _header() + [make_op(0, 0, "mkdir", COMB_DIR)]
+    ops.extend(_comb_ops(2 * holes_count, small_bytes))
+    ops.append(make_op(0, 0, "fill", f"{LARGE_DIR}/filler.bin", fill_to))
+    if holes_count:
+        # PERCENT 0 always applies; twice the bytes of the holes makes reclaim delete
+        # every "hole-" file (allocated bytes exceed sizes by at most metadata blocks).
+        everything = 2 * holes_count * small_bytes
+        ops.append(make_op(0, 0, "reclaim", COMB_DIR, 0, everything, seed, "hole-*"))
     return ops

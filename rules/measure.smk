@@ -1,0 +1,71 @@
+# Measure stage: performance of fragmented files (TMC §5, janusd §3). Guest jobs capture
+# block traces with blktrace; ftl-sim replays them under the device profile's FTL, and
+# every time is reported as modeled time and as emulator wall time (DESIGN.md).
+
+
+rule scan_traces:
+    output:
+        directory(results("scan/traces")),
+    log:
+        results("logs/scan-traces.log"),
+    params:
+        python=PYTHON,
+        seed=config["seed"],
+        disk_bytes=lambda w: scale_params(w.scale)["scan"]["disk_mib"] * 1024 * 1024,
+        holes_bytes=lambda w: scale_params(w.scale)["scan"]["file_mib"]
+        * 1024
+        * 1024
+        * 11
+        // 10,
+        hole_kib=lambda w: " ".join(map(str, scale_params(w.scale)["scan"]["hole_kib"])),
+    shell:
+        "mkdir -p {output} && for kib in {params.hole_kib}; do"
+        " {params.python} -m mobifrag.tracegen holes --disk-bytes {params.disk_bytes}"
+        " --fullness 100 --small-bytes ${{kib}}K --small-total {params.holes_bytes}"
+        " --seed {params.seed} --out {output}/holes-$(printf %06d $kib)k.iotrace"
+        " >> {log} 2>&1 || exit 1; done &&"
+        " {params.python} -m mobifrag.tracegen filldelete --disk-bytes {params.disk_bytes}"
+        " --target 0 --seed {params.seed} --out {output}/pristine.iotrace >> {log} 2>&1"
+
+
+rule scan_run:
+    input:
+        kernel=lambda w: kernel_image(w.device),
+        agent=AGENT,
+        job="jobs/scan-fragmented.sh",
+        traces=results("scan/traces"),
+    output:
+        out=directory(results("scan/{fs}/run")),
+    log:
+        results("logs/scan-{fs}.console.log"),
+    wildcard_constraints:
+        fs="ext4|f2fs",
+    params:
+        python=PYTHON,
+        disk_mib=lambda w: scale_params(w.scale)["scan"]["disk_mib"],
+        file_bytes=lambda w: scale_params(w.scale)["scan"]["file_mib"] * 1024 * 1024,
+        mkfs=lambda w: config["filesystems"][f"{w.fs}_mkfs"],
+        seed=config["seed"],
+    shell:
+        "{params.python} -m mobifrag.platform --device {wildcards.device}"
+        " --kernel {input.kernel} --agent {input.agent} --script {input.job}"
+        " --disk-mib {params.disk_mib} --out {output.out} --console {log}"
+        " -- {wildcards.fs} {params.mkfs:q} $(realpath {input.traces})"
+        " {params.file_bytes} {params.seed}"
+
+
+rule scan_tables:
+    input:
+        run=results("scan/{fs}/run"),
+        profile="devices/{device}.yaml",
+        sim=FTL_SIM,
+    output:
+        table=results("scan/{fs}/scan.csv"),
+        fit=results("scan/{fs}/fit.csv"),
+    log:
+        results("logs/scan-{fs}-tables.log"),
+    params:
+        python=PYTHON,
+    shell:
+        "{params.python} -m mobifrag.scan_table --run {input.run} --device {input.profile}"
+        " --ftl-sim {input.sim} --table {output.table} --fit {output.fit} 2> {log}"
