@@ -14,13 +14,11 @@ from __future__ import annotations
 
 import argparse
 import csv
-import json
 import re
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
+from mobifrag import ftl
 from mobifrag.fragment_tables import write_table
 from mobifrag.fragmentation import degree_of_fragmentation, fragments
 from mobifrag.snapshot import SnapshotError, read_snapshot
@@ -48,17 +46,6 @@ def scanned_file_dof(snapshot_dir: Path) -> tuple[float, int]:
     return degree_of_fragmentation(extents, snapshot.fs_type) or 1.0, len(fragments(extents))
 
 
-def ftl_replay(ftl_sim: Path, device: Path, blktrace_dir: Path) -> dict:
-    with tempfile.TemporaryDirectory() as scratch:
-        out = Path(scratch) / "summary.json"
-        command = [str(ftl_sim), "replay", "--device", str(device), "--format", "blktrace"]
-        command += ["--precondition-fill", "1.0", "--arrivals", "closed", "-o", str(out)]
-        run = subprocess.run([*command, str(blktrace_dir)], capture_output=True, text=True)
-        if run.returncode != 0:
-            raise ScanError(f"ftl-sim on {blktrace_dir}: {run.stderr.strip()}")
-        return json.loads(out.read_text())
-
-
 def scan_rows(run: Path, device: Path, ftl_sim: Path) -> list[dict[str, object]]:
     times = run / "scan.tsv"
     if not times.is_file():
@@ -69,7 +56,7 @@ def scan_rows(run: Path, device: Path, ftl_sim: Path) -> list[dict[str, object]]
     for row in rows:
         name = row["trace"]
         dof, pieces = scanned_file_dof(run / "snapshots" / name)
-        summary = ftl_replay(ftl_sim, device, run / "blktrace" / name)
+        summary = ftl.replay(ftl_sim, device, run / "blktrace" / name)
         table.append(
             {
                 "trace": name,
@@ -77,8 +64,7 @@ def scan_rows(run: Path, device: Path, ftl_sim: Path) -> list[dict[str, object]]
                 "dof": f"{dof:.6g}",
                 "fragments": pieces,
                 "requests": summary["requests"]["read"]["count"],
-                "device_ms": f"{summary['time']['device_busy_us'] / 1000:.6g}",
-                "modeled_ms": f"{summary['time']['modeled_us'] / 1000:.6g}",
+                **ftl.times_ms(summary),
                 "emulator_wall_ms": f"{int(row['read_ns']) / 1e6:.6g}",
             }
         )
@@ -128,7 +114,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         table = scan_rows(args.run, args.device, args.ftl_sim)
         fits = fit_rows(table)
-    except (ScanError, SnapshotError, OSError) as error:
+    except (ScanError, ftl.FtlSimError, SnapshotError, OSError) as error:
         print(f"scan_table: {error}", file=sys.stderr)
         return 1
     write_table(args.table, TABLE_COLUMNS, table)

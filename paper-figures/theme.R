@@ -57,3 +57,30 @@ sqlite_or_not <- function(class) {
 
 # The rows of the last day of a daily table (the most aged snapshot).
 last_day <- function(table) table[table$day == max(table$day), ]
+
+# Times of one operation of a dispersed-I/O table, modeled (profile's cache) and emulator
+# wall, each normalized to its smallest region (TMC Figs. 13a/b).
+normalized_dispersed <- function(table, operation) {
+  rows <- table[table$op == operation & table$model == "profile", ]
+  rows <- rows[order(rows$region_mib), ]
+  rbind(
+    data.frame(region_mib = rows$region_mib, time = "modeled",
+      normalized = rows$modeled_ms / rows$modeled_ms[[1]]),
+    data.frame(region_mib = rows$region_mib, time = "emulator wall",
+      normalized = rows$emulator_wall_ms / rows$emulator_wall_ms[[1]])
+  )
+}
+
+plot_normalized_dispersed <- function(points, operation) {
+  ggplot(points, aes(region_mib, normalized, colour = time, shape = time)) +
+    geom_line() +
+    geom_point(size = 2) +
+    scale_x_log10() +
+    scale_colour_manual(values = palette_for(2)) +
+    labs(
+      x = "I/O region (MiB, log scale)",
+      y = sprintf("%s time / time in the smallest region", operation),
+      colour = NULL, shape = NULL
+    ) +
+    theme_mobifrag()
+}

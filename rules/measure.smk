@@ -69,3 +69,53 @@ rule scan_tables:
     shell:
         "{params.python} -m mobifrag.scan_table --run {input.run} --device {input.profile}"
         " --ftl-sim {input.sim} --table {output.table} --fit {output.fit} 2> {log}"
+
+
+rule dispersed_run:
+    input:
+        kernel=lambda w: kernel_image(w.device),
+        agent=AGENT,
+        job="jobs/dispersed-io.sh",
+    output:
+        out=directory(results("dispersed/{fs}/run")),
+    log:
+        results("logs/dispersed-{fs}.console.log"),
+    wildcard_constraints:
+        fs="ext4|f2fs",
+    params:
+        python=PYTHON,
+        file_mib=lambda w: max(scale_params(w.scale)["dispersed"]["region_mib"]),
+        # The file, its metadata and the file system's own: a fifth more than the file.
+        disk_mib=lambda w: max(scale_params(w.scale)["dispersed"]["region_mib"])
+        * 6
+        // 5
+        + 64,
+        ios=lambda w: scale_params(w.scale)["dispersed"]["ios"],
+        regions=lambda w: " ".join(
+            map(str, scale_params(w.scale)["dispersed"]["region_mib"])
+        ),
+        mkfs=lambda w: config["filesystems"][f"{w.fs}_mkfs"],
+        seed=config["seed"],
+    shell:
+        "{params.python} -m mobifrag.platform --device {wildcards.device}"
+        " --kernel {input.kernel} --agent {input.agent} --script {input.job}"
+        " --disk-mib {params.disk_mib} --out {output.out} --console {log}"
+        " -- {wildcards.fs} {params.mkfs:q} {params.file_mib}M {params.ios}"
+        " {params.regions:q} {params.seed}"
+
+
+rule dispersed_tables:
+    input:
+        run=results("dispersed/{fs}/run"),
+        profile="devices/{device}.yaml",
+        sim=FTL_SIM,
+    output:
+        results("dispersed/{fs}/dispersed.csv"),
+    log:
+        results("logs/dispersed-{fs}-tables.log"),
+    params:
+        python=PYTHON,
+        aged=config["dispersed"]["gc_overwritten_share"],
+    shell:
+        "{params.python} -m mobifrag.dispersed_table --run {input.run} --device {input.profile}"
+        " --ftl-sim {input.sim} --aged {params.aged} --table {output} 2> {log}"

@@ -104,7 +104,7 @@ def holes(
     is deleted."""
     if not 0 < fullness_percent <= 100:
         raise ValueError(f"fullness {fullness_percent} % is not between 1 and 100")
-    holes_count = small_total // small_bytes if small_bytes else 0
+    holes_count = -(-small_total // small_bytes) if small_bytes else 0
     hole_share = 100 * holes_count * small_bytes / disk_bytes
     fill_to = min(100, round(fullness_percent + hole_share))
     ops = _header() + [make_op(0, 0, "mkdir", COMB_DIR)]
