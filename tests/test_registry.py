@@ -1,0 +1,30 @@
+"""The figure registry, the R scripts and the claims refer to one another consistently."""
+
+import yaml
+
+from conftest import REPO
+from mobifrag.claims import load_claims
+
+REGISTRY = yaml.safe_load((REPO / "paper-figures" / "registry.yaml").read_text())
+
+
+def test_every_registered_figure_has_a_script_tables_and_a_caption():
+    for stem, entry in REGISTRY.items():
+        assert (REPO / "paper-figures" / f"{stem}.R").is_file(), stem
+        assert entry["tables"] and entry["caption"].strip(), stem
+
+
+def test_every_script_is_registered():
+    scripts = {p.stem for p in (REPO / "paper-figures").glob("*.R")} - {"theme"}
+    assert scripts == set(REGISTRY)
+
+
+def test_every_claim_names_a_registered_figure():
+    for claim in load_claims(REPO / "config" / "claims.yaml"):
+        assert claim["figure"] in REGISTRY, claim["id"]
+
+
+def test_figure_stems_name_paper_and_number():
+    for stem in REGISTRY:
+        assert stem.split("-")[0] in {"tmc", "janusd", "ars", "ext4tune"}, stem
+        assert stem.split("-")[1][:3] in {"fig", "tab"}, stem
