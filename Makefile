@@ -50,3 +50,11 @@ clean:
 
 clean-all: clean
 	rm -rf build $(VENV) agent/build ftl-sim/target
+
+# The arm64 cross-build check (issue 8): builds the HiKey960 kernel, the static aarch64
+# agent and busybox through the workflow, then boots the kernel under
+# qemu-system-aarch64 -M virt (TCG) and runs fragcheck on a virtio disk. Slow, so not
+# part of `make test`.
+.PHONY: test-arm64
+test-arm64: bootstrap
+	MOBIFRAG_TEST_ARM64=1 python -m pytest -m arm64 tests/test_arm64_boot.py

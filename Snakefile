@@ -24,6 +24,7 @@ include: "rules/age.smk"
 include: "rules/measure.smk"
 include: "rules/figures.smk"
 include: "rules/report.smk"
+include: "rules/device.smk"
 
 
 rule all:

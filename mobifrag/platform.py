@@ -18,7 +18,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from mobifrag import emulator
+from mobifrag import adb_runner, emulator
 from mobifrag.profiles import ProfileError, load_device
 
 
@@ -87,7 +87,14 @@ def run_in_emulator(profile: dict, spec: JobSpec, out: Path, console: Path) -> s
     )
 
 
-RUNNERS = {"qemu": run_in_emulator}
+def run_on_device(profile: dict, spec: JobSpec, out: Path, console: Path) -> str:
+    try:
+        return adb_runner.run_job(profile, spec, out, console)
+    except adb_runner.DeviceError as error:
+        raise PlatformError(str(error)) from None
+
+
+RUNNERS = {"qemu": run_in_emulator, "adb": run_on_device}
 
 
 def run(device: str, spec: JobSpec, out: Path, console: Path) -> str:

@@ -4,8 +4,8 @@
 
 rule concurrent_appenders:
     input:
-        kernel=lambda w: kernel_image(w.device),
-        agent=AGENT,
+        kernel=lambda w: device_kernel(w.device),
+        agent=lambda w: device_agent(w.device),
         job="jobs/concurrent-appenders.sh",
     output:
         out=directory(results("concurrent-appenders/{fs}/writers-{writers}")),
@@ -65,8 +65,8 @@ rule autoage_traces:
 
 rule autoage_replay:
     input:
-        kernel=lambda w: kernel_image(w.device),
-        agent=AGENT,
+        kernel=lambda w: device_kernel(w.device),
+        agent=lambda w: device_agent(w.device),
         job="jobs/replay-traces.sh",
         traces=results("autoage/traces"),
     output:
@@ -160,8 +160,8 @@ rule capacity_traces:
 
 rule replay_filldelete:
     input:
-        kernel=lambda w: kernel_image(w.device),
-        agent=AGENT,
+        kernel=lambda w: device_kernel(w.device),
+        agent=lambda w: device_agent(w.device),
         job="jobs/replay-traces.sh",
         traces=results("filldelete/traces/{level}-{app}"),
     output:
@@ -186,8 +186,8 @@ rule replay_filldelete:
 
 rule replay_capacity:
     input:
-        kernel=lambda w: kernel_image(w.device),
-        agent=AGENT,
+        kernel=lambda w: device_kernel(w.device),
+        agent=lambda w: device_agent(w.device),
         job="jobs/replay-traces.sh",
         traces=results("capacity/traces"),
     output:

@@ -30,8 +30,8 @@ rule scan_traces:
 
 rule scan_run:
     input:
-        kernel=lambda w: kernel_image(w.device),
-        agent=AGENT,
+        kernel=lambda w: device_kernel(w.device),
+        agent=lambda w: device_agent(w.device),
         job="jobs/scan-fragmented.sh",
         traces=results("scan/traces"),
     output:
@@ -73,8 +73,8 @@ rule scan_tables:
 
 rule dispersed_run:
     input:
-        kernel=lambda w: kernel_image(w.device),
-        agent=AGENT,
+        kernel=lambda w: device_kernel(w.device),
+        agent=lambda w: device_agent(w.device),
         job="jobs/dispersed-io.sh",
     output:
         out=directory(results("dispersed/{fs}/run")),

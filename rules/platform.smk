@@ -2,8 +2,6 @@
 # guest or drives a device (python -m mobifrag.platform) is called by each experiment
 # rule with a job script from jobs/.
 
-AGENT = "agent/build/mobifrag-agent"
-
 
 rule agent:
     input:

@@ -15,6 +15,14 @@ missing_debian_packages() {
   done
 }
 
+# foreign_architectures "PKG...": dpkg learns every architecture named as pkg:arch.
+foreign_architectures() {
+  local arch
+  for arch in $(printf '%s\n' $1 | sed -n 's/.*:\([a-z0-9]*\)$/\1/p' | sort -u); do
+    dpkg --print-foreign-architectures | grep -qx "$arch" || dpkg --add-architecture "$arch"
+  done
+}
+
 install_debian_packages() {
   command -v dpkg-query >/dev/null || {
     echo "bootstrap: not a Debian system; use the Nix shell ('nix develop') for the tools"
@@ -27,6 +35,7 @@ install_debian_packages() {
     die "missing Debian packages: $missing— install them with: sudo apt-get install $missing"
   fi
   echo "bootstrap: installing Debian packages: $missing"
+  foreign_architectures "$missing"
   apt-get update -qq
   # shellcheck disable=SC2086
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing
