@@ -1,6 +1,6 @@
 # mobifrag: `snakemake all` reproduces the study on the configured device profile.
 # Stages (one module each, data flows top to bottom): kernel → ftl → platform → age →
-# measure → figures → report. See README.md for targets and what each stage produces.
+# treat → measure → figures → report. README.md says what each stage produces.
 import sys
 
 from snakemake.utils import min_version, validate
@@ -21,6 +21,7 @@ include: "rules/kernel.smk"
 include: "rules/ftl.smk"
 include: "rules/platform.smk"
 include: "rules/age.smk"
+include: "rules/treat.smk"
 include: "rules/measure.smk"
 include: "rules/figures.smk"
 include: "rules/report.smk"

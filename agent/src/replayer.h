@@ -13,6 +13,7 @@ struct replay_config {
     int root_fd;
     uint64_t seed;
     bool pace;
+    uint64_t sqlite_prealloc; /* bytes per SQLite preallocation unit, 0 = off */
 };
 
 struct replay_result {

@@ -195,6 +195,40 @@ static void sql_lines_commit_in_every_journal_mode(void)
     agent_run_free(&run);
 }
 
+static off_t root_file_allocated(const char *relative)
+{
+    char path[4096];
+    struct stat st;
+    snprintf(path, sizeof path, "root/%s", relative);
+    return stat(scratch_path(path), &st) == 0 ? (off_t)st.st_blocks * 512 : -1;
+}
+
+static void sqlite_prealloc_reserves_units_past_eof(void)
+{
+    const char *body = "0\t0\tsql\tdb/p.db\tpersist\tinsert\t4\t300\n"
+                       "1\t0\tsql\tdb/p.db\tpersist\tinsert\t4\t300\n";
+    struct agent_run run;
+    mkdir(scratch_path("root"), 0755);
+    const char *trace = write_trace("p.iotrace", body);
+    CHECK(run_agent(&run, "replay", "--trace", trace, "--root", scratch_path("root"),
+                    "--sqlite-prealloc", "64K", NULL));
+    CHECK_EQ(run.status, 0);
+    CHECK_EQ(json_field(run.stdout_text, "sqlite_prealloc"), 65536);
+    CHECK_EQ(json_member(run.stdout_text, "errors", "sql"), 0);
+    CHECK_EQ(sqlite_count("db/p.db"), 8);
+    off_t size = root_file_size("db/p.db");
+    CHECK(size > 0 && size < 65536);                          /* size: what SQLite wrote */
+    CHECK(root_file_allocated("db/p.db") >= 65536);           /* one 64 KiB unit */
+    CHECK(root_file_allocated("db/p.db-journal") >= 65536);   /* journals too */
+    agent_run_free(&run);
+
+    CHECK(run_agent(&run, "replay", "--trace", trace, "--root", scratch_path("root"),
+                    "--sqlite-prealloc", "lots", NULL));
+    CHECK_EQ(run.status, 64);
+    CHECK_CONTAINS(run.stderr_text, "--sqlite-prealloc");
+    agent_run_free(&run);
+}
+
 static void sql_delete_removes_the_oldest_rows(void)
 {
     struct agent_run run;
@@ -400,6 +434,8 @@ void register_replay_tests(void)
                   rename_unlink_truncate_and_fallocate_take_effect);
     test_register("replay: sql lines commit in every journal mode",
                   sql_lines_commit_in_every_journal_mode);
+    test_register("replay: --sqlite-prealloc reserves units past EOF",
+                  sqlite_prealloc_reserves_units_past_eof);
     test_register("replay: sql delete removes the oldest rows",
                   sql_delete_removes_the_oldest_rows);
     test_register("replay: malformed lines exit 65 before anything runs",

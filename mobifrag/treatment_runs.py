@@ -1,0 +1,74 @@
+"""Which runs the treatment figures need (rules/treat.smk): label → result path.
+
+Each function takes the run's `treat` folder (results/<device>/<scale>/treat) and the
+scale's `treat` preset in config/config.yaml; the labels become the
+leading columns of the tables (`python -m mobifrag.treatment_tables`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import PurePosixPath
+
+
+def prealloc_runs(treat: str, p: dict) -> dict[str, str]:
+    """Every (level, threads, unit) appender run of TMC Fig. 14 → its snapshot."""
+    return {
+        f"level={level},threads={n},unit_kib={kib}": (
+            f"{treat}/prealloc/{level}/threads-{n}/unit-{kib}/snapshot"
+        )
+        for level in p["levels"]
+        for n in p["threads"]
+        for kib in p["prealloc_kib"]
+    }
+
+
+def defrag_runs(treat: str, p: dict) -> dict[str, str]:
+    """Every (level, threads) e4defrag run → its snapshots before and after (Fig. 17a)."""
+    runs = {}
+    for level in p["levels"]:
+        for n in p["defrag_threads"]:
+            run = f"{treat}/e4defrag/{level}/threads-{n}/run"
+            runs[f"level={level},threads={n},phase=before_defrag"] = f"{run}/snapshot"
+            runs[f"level={level},threads={n},phase=e4defrag"] = f"{run}/after"
+    return runs
+
+
+def defrag_ftl_runs(treat: str, p: dict) -> dict[str, str]:
+    """Every (level, threads) e4defrag run → ftl-sim's summary of its block trace."""
+    return {
+        f"level={level},threads={n}": f"{treat}/e4defrag/{level}/threads-{n}/ftl.json"
+        for level in p["levels"]
+        for n in p["defrag_threads"]
+    }
+
+
+def journal_runs(treat: str, p: dict) -> dict[str, str]:
+    """Every (journal mode, threads) insert benchmark → its snapshot (Fig. 15)."""
+    return {
+        f"mode={mode},threads={n}": f"{treat}/journal/{mode}/snapshots/threads-{n}/unit-0"
+        for mode in p["journal_modes"]
+        for n in p["journal_threads"]
+    }
+
+
+def sqlite_prealloc_runs(treat: str, p: dict, package: Callable[[str], str]) -> dict[str, str]:
+    """Every (app, SQLite preallocation unit) scenario replay → its snapshot (Fig. 16)."""
+    return {
+        f"app={app},package={package(app)},unit_kib={kib}": (
+            f"{treat}/sqlite-prealloc/{app}/snapshots/{app}/unit-{kib * 1024}"
+        )
+        for app in p["sqlite_apps"]
+        for kib in p["sqlite_prealloc_kib"]
+    }
+
+
+def run_outputs(runs: dict[str, str], levels_up: int) -> list[str]:
+    """The rule outputs (folders levels_up above each labelled path) the runs need."""
+    folders = set()
+    for path in runs.values():
+        folder = PurePosixPath(path)
+        for _ in range(levels_up):
+            folder = folder.parent
+        folders.add(str(folder))
+    return sorted(folders)

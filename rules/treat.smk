@@ -1,0 +1,312 @@
+# Treatments stage (TMC §6.1–6.2.1): space preallocation (Figs. 14, 16), persistent
+# journal (Fig. 15) and e4defrag (Fig. 17a, and its flash writes through ftl-sim).
+# Parameters: `treatments` and each scale's `treat` in config/config.yaml. Paths under
+# results/{device}/{scale}/treat/:
+#   aging/{level}.iotrace, aged/{level}/disk.img      the Low / High file systems
+#   prealloc/{level}/threads-{n}/unit-{kib}/           appenders with preallocation
+#   e4defrag/{level}/threads-{n}/{run,blktrace}/       appenders, then e4defrag
+#   e4defrag/{level}/threads-{n}/ftl.json              ftl-sim replay (rules/ftl.smk)
+#   journal/{mode}/, sqlite-prealloc/{app}/            replays on pristine disks
+
+from mobifrag import treatment_runs
+
+TREAT_FS = config["treatments"]["filesystem"]
+TREAT_MKFS = config["filesystems"][f"{TREAT_FS}_mkfs"]
+treat_params = lambda scale: scale_params(scale)["treat"]
+treat_dir = lambda w: results("treat").format(device=w.device, scale=w.scale)
+
+
+rule treat_aging_trace:
+    output:
+        results("treat/aging/{level}.iotrace"),
+    log:
+        results("logs/treat-aging-{level}.log"),
+    wildcard_constraints:
+        level="low|moderate|high|full",
+    params:
+        python=PYTHON,
+        seed=config["seed"],
+        target=lambda w: config["filldelete"]["levels"][w.level],
+        disk_bytes=lambda w: treat_params(w.scale)["disk_mib"] * 1024 * 1024,
+    shell:
+        "{params.python} -m mobifrag.tracegen filldelete --disk-bytes {params.disk_bytes}"
+        " --target {params.target} --seed {params.seed} --out {output} > {log} 2>&1"
+
+
+rule treat_age:
+    input:
+        kernel=lambda w: device_kernel(w.device),
+        agent=lambda w: device_agent(w.device),
+        job="jobs/treat-age.sh",
+        trace=results("treat/aging/{level}.iotrace"),
+    output:
+        out=directory(results("treat/aged/{level}")),
+    log:
+        results("logs/treat-aged-{level}.console.log"),
+    wildcard_constraints:
+        level="low|moderate|high|full",
+    params:
+        python=PYTHON,
+        disk_mib=lambda w: treat_params(w.scale)["disk_mib"],
+        fs=TREAT_FS,
+        mkfs=TREAT_MKFS,
+        seed=config["seed"],
+    shell:
+        "{params.python} -m mobifrag.platform --device {wildcards.device}"
+        " --kernel {input.kernel} --agent {input.agent} --script {input.job}"
+        " --disk-mib {params.disk_mib} --out {output.out} --console {log} --keep-disk"
+        " -- {params.fs} {params.mkfs:q} $(realpath {input.trace}) {params.seed}"
+
+
+rule treat_prealloc:
+    input:
+        kernel=lambda w: device_kernel(w.device),
+        agent=lambda w: device_agent(w.device),
+        job="jobs/treat-appenders.sh",
+        aged=results("treat/aged/{level}"),
+    output:
+        out=directory(results("treat/prealloc/{level}/threads-{threads}/unit-{kib}")),
+    log:
+        results("logs/treat-prealloc-{level}-threads-{threads}-unit-{kib}.console.log"),
+    wildcard_constraints:
+        level="low|moderate|high|full",
+        threads=r"\d+",
+        kib=r"\d+",
+    params:
+        python=PYTHON,
+        disk_mib=lambda w: treat_params(w.scale)["disk_mib"],
+        fs=TREAT_FS,
+        record=config["treatments"]["record_kib"] * 1024,
+        file=lambda w: treat_params(w.scale)["file_kib"] * 1024,
+        unit=lambda w: int(w.kib) * 1024,
+    shell:
+        "{params.python} -m mobifrag.platform --device {wildcards.device}"
+        " --kernel {input.kernel} --agent {input.agent} --script {input.job}"
+        " --disk-mib {params.disk_mib} --disk-from {input.aged}/disk.img"
+        " --out {output.out} --console {log}"
+        " -- {params.fs} {wildcards.threads} {params.record} {params.file} {params.unit}"
+
+
+rule treat_e4defrag:
+    input:
+        kernel=lambda w: device_kernel(w.device),
+        agent=lambda w: device_agent(w.device),
+        job="jobs/treat-appenders.sh",
+        aged=results("treat/aged/{level}"),
+    output:
+        out=directory(results("treat/e4defrag/{level}/threads-{threads}/run")),
+        blktrace=directory(results("treat/e4defrag/{level}/threads-{threads}/blktrace")),
+    log:
+        results("logs/treat-e4defrag-{level}-threads-{threads}.console.log"),
+    wildcard_constraints:
+        level="low|moderate|high|full",
+        threads=r"\d+",
+    params:
+        python=PYTHON,
+        disk_mib=lambda w: treat_params(w.scale)["disk_mib"],
+        fs=TREAT_FS,
+        record=config["treatments"]["record_kib"] * 1024,
+        file=lambda w: treat_params(w.scale)["file_kib"] * 1024,
+    shell:
+        "{params.python} -m mobifrag.platform --device {wildcards.device}"
+        " --kernel {input.kernel} --agent {input.agent} --script {input.job}"
+        " --disk-mib {params.disk_mib} --disk-from {input.aged}/disk.img"
+        " --out {output.out} --console {log}"
+        " -- {params.fs} {wildcards.threads} {params.record} {params.file} 0 defrag"
+        " && rm -rf {output.blktrace} && mv {output.out}/blktrace/e4defrag {output.blktrace}"
+
+
+rule treat_journal_traces:
+    output:
+        directory(results("treat/journal/traces/{mode}")),
+    log:
+        results("logs/treat-journal-traces-{mode}.log"),
+    wildcard_constraints:
+        mode="delete|truncate|persist|wal",
+    params:
+        python=PYTHON,
+        threads=lambda w: " ".join(map(str, treat_params(w.scale)["journal_threads"])),
+        inserts=lambda w: treat_params(w.scale)["inserts"],
+        row=config["treatments"]["insert_row_bytes"],
+    shell:
+        "mkdir -p {output} && for n in {params.threads}; do"
+        " {params.python} -m mobifrag.insert_benchmark --threads $n"
+        " --journal {wildcards.mode} --inserts {params.inserts} --row-bytes {params.row}"
+        " --out {output}/threads-$n.iotrace >> {log} 2>&1 || exit 1; done"
+
+
+rule treat_journal:
+    input:
+        kernel=lambda w: device_kernel(w.device),
+        agent=lambda w: device_agent(w.device),
+        job="jobs/treat-replays.sh",
+        traces=results("treat/journal/traces/{mode}"),
+    output:
+        out=directory(results("treat/journal/{mode}")),
+    log:
+        results("logs/treat-journal-{mode}.console.log"),
+    wildcard_constraints:
+        mode="delete|truncate|persist|wal",
+    params:
+        python=PYTHON,
+        disk_mib=lambda w: treat_params(w.scale)["disk_mib"],
+        fs=TREAT_FS,
+        mkfs=TREAT_MKFS,
+        seed=config["seed"],
+    shell:
+        "{params.python} -m mobifrag.platform --device {wildcards.device}"
+        " --kernel {input.kernel} --agent {input.agent} --script {input.job}"
+        " --disk-mib {params.disk_mib} --out {output.out} --console {log}"
+        " -- {params.fs} {params.mkfs:q} $(realpath {input.traces}) {params.seed} 0"
+
+
+rule treat_sqlite_prealloc_trace:
+    input:
+        model=Path(config["autoage"]["models"], "{app}.yaml"),
+    output:
+        directory(results("treat/sqlite-prealloc/traces/{app}")),
+    log:
+        results("logs/treat-sqlite-prealloc-trace-{app}.log"),
+    wildcard_constraints:
+        app="[a-z]+",
+    params:
+        python=PYTHON,
+        seed=config["seed"],
+        sessions=lambda w: treat_params(w.scale)["sessions"],
+        size_scale=lambda w: app_size_scale(treat_params(w.scale)["disk_mib"]),
+    shell:
+        "mkdir -p {output} && {params.python} -m mobifrag.tracegen scenario"
+        " --model {input.model} --seed {params.seed} --sessions {params.sessions}"
+        " --size-scale {params.size_scale} --out {output}/{wildcards.app}.iotrace"
+        " > {log} 2>&1"
+
+
+rule treat_sqlite_prealloc:
+    input:
+        kernel=lambda w: device_kernel(w.device),
+        agent=lambda w: device_agent(w.device),
+        job="jobs/treat-replays.sh",
+        traces=results("treat/sqlite-prealloc/traces/{app}"),
+    output:
+        out=directory(results("treat/sqlite-prealloc/{app}")),
+    log:
+        results("logs/treat-sqlite-prealloc-{app}.console.log"),
+    wildcard_constraints:
+        app="[a-z]+",
+    params:
+        python=PYTHON,
+        disk_mib=lambda w: treat_params(w.scale)["disk_mib"],
+        fs=TREAT_FS,
+        mkfs=TREAT_MKFS,
+        seed=config["seed"],
+        units=lambda w: " ".join(
+            str(kib * 1024) for kib in treat_params(w.scale)["sqlite_prealloc_kib"]
+        ),
+    shell:
+        "{params.python} -m mobifrag.platform --device {wildcards.device}"
+        " --kernel {input.kernel} --agent {input.agent} --script {input.job}"
+        " --disk-mib {params.disk_mib} --out {output.out} --console {log}"
+        " -- {params.fs} {params.mkfs:q} $(realpath {input.traces}) {params.seed}"
+        " {params.units}"
+
+
+rule treat_prealloc_table:
+    input:
+        lambda w: treatment_runs.run_outputs(
+            treatment_runs.prealloc_runs(treat_dir(w), treat_params(w.scale)), 1
+        ),
+    output:
+        results("treat/prealloc/dof.csv"),
+    log:
+        results("logs/treat-prealloc-table.log"),
+    params:
+        python=PYTHON,
+        runs=lambda w: run_labels(
+            treatment_runs.prealloc_runs(treat_dir(w), treat_params(w.scale))
+        ),
+    shell:
+        "{params.python} -m mobifrag.treatment_tables dof {params.runs}"
+        " --out {output} 2> {log}"
+
+
+rule treat_e4defrag_table:
+    input:
+        lambda w: treatment_runs.run_outputs(
+            treatment_runs.defrag_runs(treat_dir(w), treat_params(w.scale)), 1
+        ),
+    output:
+        results("treat/e4defrag/dof.csv"),
+    log:
+        results("logs/treat-e4defrag-table.log"),
+    params:
+        python=PYTHON,
+        runs=lambda w: run_labels(
+            treatment_runs.defrag_runs(treat_dir(w), treat_params(w.scale))
+        ),
+    shell:
+        "{params.python} -m mobifrag.treatment_tables dof {params.runs}"
+        " --out {output} 2> {log}"
+
+
+rule treat_e4defrag_flash_table:
+    input:
+        lambda w: treatment_runs.defrag_ftl_runs(
+            treat_dir(w), treat_params(w.scale)
+        ).values(),
+    output:
+        results("treat/e4defrag/flash-writes.csv"),
+    log:
+        results("logs/treat-e4defrag-flash-table.log"),
+    params:
+        python=PYTHON,
+        runs=lambda w: run_labels(
+            treatment_runs.defrag_ftl_runs(treat_dir(w), treat_params(w.scale))
+        ),
+    shell:
+        "{params.python} -m mobifrag.treatment_tables flash {params.runs}"
+        " --out {output} 2> {log}"
+
+
+rule treat_journal_table:
+    input:
+        lambda w: treatment_runs.run_outputs(
+            treatment_runs.journal_runs(treat_dir(w), treat_params(w.scale)), 3
+        ),
+    output:
+        results("treat/journal/dof.csv"),
+    log:
+        results("logs/treat-journal-table.log"),
+    params:
+        python=PYTHON,
+        runs=lambda w: run_labels(
+            treatment_runs.journal_runs(treat_dir(w), treat_params(w.scale))
+        ),
+    shell:
+        "{params.python} -m mobifrag.treatment_tables dof {params.runs}"
+        " --out {output} 2> {log}"
+
+
+rule treat_sqlite_prealloc_tables:
+    input:
+        lambda w: treatment_runs.run_outputs(
+            treatment_runs.sqlite_prealloc_runs(
+                treat_dir(w), treat_params(w.scale), app_package
+            ),
+            3,
+        ),
+    output:
+        dof=results("treat/sqlite-prealloc/dof.csv"),
+        summary=results("treat/sqlite-prealloc/summary.csv"),
+    log:
+        results("logs/treat-sqlite-prealloc-tables.log"),
+    params:
+        python=PYTHON,
+        runs=lambda w: run_labels(
+            treatment_runs.sqlite_prealloc_runs(
+                treat_dir(w), treat_params(w.scale), app_package
+            )
+        ),
+    shell:
+        "{params.python} -m mobifrag.treatment_tables dof {params.runs}"
+        " --out {output.dof} 2> {log} && {params.python} -m mobifrag.treatment_tables"
+        " prealloc-summary --dof {output.dof} --out {output.summary} 2>> {log}"
