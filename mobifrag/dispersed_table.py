@@ -47,7 +47,9 @@ def models(op: str, aged: float) -> dict[str, tuple[str, ...]]:
 def fio_wall_ms(run: Path, phase: str) -> str:
     report = run / "fio" / f"{phase}.json"
     try:
-        job = json.loads(report.read_text())["jobs"][0]
+        text = report.read_text()
+        # fio writes its warnings into the report file ahead of the JSON.
+        job = json.loads(text[text.find("{") :])["jobs"][0]
     except (OSError, ValueError, KeyError, IndexError) as error:
         raise DispersedError(f"{report}: no fio job report ({error})") from None
     return f"{job['job_runtime']:.6g}"

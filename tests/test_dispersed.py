@@ -1,0 +1,91 @@
+"""TMC §5.3.2–5.3.3 (Fig. 13): dispersed 4 KiB I/O within growing regions of one file."""
+
+import csv
+import json
+import shutil
+
+import pytest
+
+from conftest import REPO, snakemake
+from mobifrag import dispersed_table
+
+DISPERSED = REPO / "results/emulator-emmc/test/dispersed/ext4"
+
+
+def test_models_add_garbage_collection_for_writes_only():
+    assert set(dispersed_table.models("read", 0.5)) == {"profile", "R-16", "R-128"}
+    writes = dispersed_table.models("write", 0.5)
+    assert set(writes) == {"profile", "W-16", "W-128", "W-GC"}
+    assert writes["W-GC"][-2:] == ("--precondition-random-fraction", "0.5")
+
+
+def test_phase_folders_are_ordered_by_operation_and_region(tmp_path):
+    for name in ("write-64", "read-16", "read-1"):
+        (tmp_path / "blktrace" / name).mkdir(parents=True)
+    assert dispersed_table.phases(tmp_path) == [("read", 1), ("read", 16), ("write", 64)]
+
+
+def test_a_stray_phase_folder_is_named(tmp_path):
+    (tmp_path / "blktrace" / "scan-1").mkdir(parents=True)
+    with pytest.raises(dispersed_table.DispersedError, match="scan-1"):
+        dispersed_table.phases(tmp_path)
+
+
+def test_fio_warnings_ahead_of_the_report_are_skipped(tmp_path):
+    (tmp_path / "fio").mkdir()
+    report = {"jobs": [{"job_runtime": 1234}]}
+    text = "fio: cache invalidation failed\n" + json.dumps(report)
+    (tmp_path / "fio" / "read-1.json").write_text(text)
+    assert dispersed_table.fio_wall_ms(tmp_path, "read-1") == "1234"
+
+
+def test_a_missing_fio_report_is_named(tmp_path):
+    with pytest.raises(dispersed_table.DispersedError, match="write-1.json"):
+        dispersed_table.fio_wall_ms(tmp_path, "write-1")
+
+
+@pytest.fixture(scope="module")
+def dispersed(emulator_kernel):
+    shutil.rmtree(DISPERSED, ignore_errors=True)
+    snakemake(str((DISPERSED / "dispersed.csv").relative_to(REPO)), "--config", "scale=test")
+    with open(DISPERSED / "dispersed.csv") as handle:
+        return {(r["op"], int(r["region_mib"]), r["model"]): r for r in csv.DictReader(handle)}
+
+
+def device_ms(rows, op, region, model):
+    return float(rows[(op, region, model)]["device_ms"])
+
+
+@pytest.mark.emulator
+def test_every_direct_read_reaches_the_device(dispersed):
+    ios = 1000  # scales.test.dispersed.ios
+    reads = [row for (op, _, _), row in dispersed.items() if op == "read"]
+    assert reads and all(int(row["requests"]) >= ios for row in reads)
+
+
+@pytest.mark.emulator
+def test_a_small_map_cache_slows_reads_spread_wide(dispersed):
+    regions = sorted({region for _, region, _ in dispersed})
+    narrow, wide = regions[0], regions[-1]
+    gap_16 = device_ms(dispersed, "read", wide, "R-16") - device_ms(
+        dispersed, "read", narrow, "R-16"
+    )
+    gap_128 = device_ms(dispersed, "read", wide, "R-128") - device_ms(
+        dispersed, "read", narrow, "R-128"
+    )
+    assert gap_16 > 0.2 * device_ms(dispersed, "read", narrow, "R-16")
+    assert gap_128 < 0.5 * gap_16
+
+
+@pytest.mark.emulator
+def test_garbage_collection_dominates_aged_writes(dispersed):
+    for region in {region for op, region, _ in dispersed if op == "write"}:
+        assert device_ms(dispersed, "write", region, "W-GC") > 2 * device_ms(
+            dispersed, "write", region, "W-128"
+        )
+
+
+@pytest.mark.emulator
+def test_each_phase_keeps_its_block_trace(dispersed):
+    for op, region, _ in dispersed:
+        assert list((DISPERSED / "run/blktrace" / f"{op}-{region}").glob("trace.blktrace.*"))
