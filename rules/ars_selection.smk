@@ -2,28 +2,6 @@
 # replayed on a fresh file system in the guest and snapshotted; per-file features come
 # from the trace, labels from the trace and the measured DoF; five classifiers are
 # compared over seeded random splits; the decision tree writes the reserved-file list.
-ARS_SELECTION = "ars/selection"
-
-
-def ars_selection_scale(scale):
-    return scale_params(scale)["ars_selection"]
-
-
-def ars_selection_params():
-    """The config's ars_selection block as JSON for the command line."""
-    return json.dumps(config["ars_selection"])
-
-
-def ars_selection_lists(device, scale):
-    """The reserved-file list and decision table of every app the config names."""
-    run = RESULTS.format(device=device, scale=scale)
-    return [
-        f"{run}/{ARS_SELECTION}/{app}/{name}"
-        for app in config["ars_selection"]["apps"]
-        for name in ("reserved.txt", "decisions.csv")
-    ]
-
-
 rule ars_selection_trace:
     input:
         model=Path(config["autoage"]["models"], "{app}.yaml"),
