@@ -1,7 +1,11 @@
 """The reserve label: written-many (access behaviour) and fragmented (measured DoF)."""
 
+import csv
+import json
+
 import pytest
 
+from mobifrag.ars_selection.__main__ import main
 from mobifrag.ars_selection.labels import LabelError, label, labelled_rows, max_dof_by_path
 
 
@@ -58,3 +62,26 @@ def test_labelled_rows_keep_features():
             "reserve": 1,
         }
     ]
+
+
+def test_dataset_command_joins_trace_and_dof(tmp_path):
+    trace = tmp_path / "app.iotrace"
+    lines = ["#iotrace v1", "0\t0\tcreate\tlog.txt"]
+    lines += [f"{i}\t0\tappend\tlog.txt\t10" for i in range(1, 102)]
+    lines += ["200\t1\tappend\tonce.bin\t4096", "300\t2\tsql\tx.db\tdelete\tinsert\t1\t10"]
+    trace.write_text("\n".join(lines) + "\n")
+    dof = tmp_path / "dof.csv"
+    dof.write_text("app,path,dof\napp,log.txt,3\napp,once.bin,2\napp,x.db,1\n")
+    params = {"written_many_more_than": 100, "fragmented_dof_above": 1.0, "splits": 1}
+    params |= {"test_share": 0.25, "stratify": True, "average": "weighted"}
+    params |= {"standardize": False, "timing_repeats": 1, "models": {}}
+    out = tmp_path / "dataset.csv"
+    args = ["dataset", "--app", "app", "--trace", str(trace), "--dof", str(dof)]
+    assert main(args + ["--params", json.dumps(params), "--out", str(out)]) == 0
+    with open(out, newline="") as handle:
+        rows = {r["path"]: r for r in csv.DictReader(handle)}
+    assert set(rows) == {"log.txt", "once.bin", "x.db", "x.db-journal"}
+    assert (rows["log.txt"]["write_requests"], rows["log.txt"]["reserve"]) == ("101", "1")
+    assert rows["once.bin"]["reserve"] == "0" and rows["x.db"]["reserve"] == "0"
+    assert rows["x.db-journal"]["label_source"] == "file_type"
+    assert all(r["app"] == "app" for r in rows.values())
