@@ -26,9 +26,11 @@ include: "rules/measure.smk"
 include: "rules/figures.smk"
 include: "rules/report.smk"
 include: "rules/device.smk"
+include: "rules/ars_selection.smk"
 
 
 rule all:
     default_target: True
     input:
         study_outputs(config["device"], config["scale"]),
+        ars_selection_lists(config["device"], config["scale"]),

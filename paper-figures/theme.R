@@ -84,3 +84,13 @@ plot_normalized_dispersed <- function(points, operation) {
     ) +
     theme_mobifrag()
 }
+
+# Display names of the ARS classifiers (mobifrag/ars_selection/models.py), in table order.
+ars_model_names <- function(model) {
+  names <- c(
+    knn = "KNN", logistic_regression = "Logistic regression",
+    decision_tree = "Decision tree (CART)", adaboost = "AdaBoost",
+    random_forest = "Random forest"
+  )
+  factor(unname(names[model]), levels = unname(names))
+}

@@ -232,3 +232,26 @@ def mkbootimg_args(wildcards):
 # Checked now, so a bad profile or scale stops the run before any work.
 device_profile(config["device"])
 scale_params(config["scale"])
+
+
+# ARS reserved-file selection (rules/ars_selection.smk).
+ARS_SELECTION = "ars/selection"
+
+
+def ars_selection_scale(scale):
+    return scale_params(scale)["ars_selection"]
+
+
+def ars_selection_params():
+    """The config's ars_selection block as JSON for the command line."""
+    return json.dumps(config["ars_selection"])
+
+
+def ars_selection_lists(device, scale):
+    """The reserved-file list and decision table of every app the config names."""
+    run = RESULTS.format(device=device, scale=scale)
+    return [
+        f"{run}/{ARS_SELECTION}/{app}/{name}"
+        for app in config["ars_selection"]["apps"]
+        for name in ("reserved.txt", "decisions.csv")
+    ]

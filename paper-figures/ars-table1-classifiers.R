@@ -1,0 +1,22 @@
+# ARS Table I: precision, recall and accuracy of five classifiers that decide which files
+# get reserved space, mean (bar) and standard deviation (whisker) over the random splits.
+source(file.path(dirname(sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))), "theme.R"))
+
+args <- figure_args(1)
+table1 <- read_table(args$tables[[1]])
+table1$model <- ars_model_names(table1$model)
+table1$metric <- factor(table1$metric, levels = c("precision", "recall", "accuracy"))
+
+plot <- ggplot(table1, aes(model, mean, fill = metric)) +
+  geom_col(position = position_dodge(width = 0.8), width = 0.75) +
+  geom_errorbar(
+    aes(ymin = pmax(mean - sd, 0), ymax = pmin(mean + sd, 1)),
+    position = position_dodge(width = 0.8), width = 0.25
+  ) +
+  facet_wrap(~app, ncol = 1) +
+  scale_fill_manual(values = palette_for(3)) +
+  coord_cartesian(ylim = c(0, 1)) +
+  labs(x = NULL, y = "mean over splits", fill = NULL) +
+  theme_mobifrag()
+
+save_figure(plot, args, width = 7, height = 5)

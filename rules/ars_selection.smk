@@ -1,0 +1,135 @@
+# ARS reserved-file selection (ARS §IV.A, Tables I–II): each app's scenario trace is
+# replayed on a fresh file system in the guest and snapshotted; per-file features come
+# from the trace, labels from the trace and the measured DoF; five classifiers are
+# compared over seeded random splits; the decision tree writes the reserved-file list.
+rule ars_selection_trace:
+    input:
+        model=Path(config["autoage"]["models"], "{app}.yaml"),
+    output:
+        directory(results(f"{ARS_SELECTION}/{{app}}/traces")),
+    log:
+        results("logs/ars-selection-trace-{app}.log"),
+    wildcard_constraints:
+        app="[a-z]+",
+    params:
+        python=PYTHON,
+        seed=config["seed"],
+        sessions=lambda w: ars_selection_scale(w.scale)["sessions"],
+        size_scale=lambda w: app_size_scale(ars_selection_scale(w.scale)["disk_mib"]),
+    shell:
+        "mkdir -p {output} && {params.python} -m mobifrag.tracegen scenario"
+        " --model {input.model} --seed {params.seed} --sessions {params.sessions}"
+        " --size-scale {params.size_scale} --out {output}/01-{wildcards.app}.iotrace"
+        " > {log} 2>&1"
+
+
+rule ars_selection_replay:
+    input:
+        kernel=lambda w: device_kernel(w.device),
+        agent=lambda w: device_agent(w.device),
+        job="jobs/replay-traces.sh",
+        traces=results(f"{ARS_SELECTION}/{{app}}/traces"),
+    output:
+        out=directory(results(f"{ARS_SELECTION}/{{app}}/replay")),
+    log:
+        results("logs/ars-selection-replay-{app}.console.log"),
+    wildcard_constraints:
+        app="[a-z]+",
+    params:
+        python=PYTHON,
+        fs=config["ars_selection"]["filesystem"],
+        disk_mib=lambda w: ars_selection_scale(w.scale)["disk_mib"],
+        # quoted here: Snakemake's :q drops an empty string (F2FS's default options)
+        mkfs=shlex.quote(
+            config["filesystems"][f"{config['ars_selection']['filesystem']}_mkfs"]
+        ),
+        seed=config["seed"],
+    shell:
+        "{params.python} -m mobifrag.platform --device {wildcards.device}"
+        " --kernel {input.kernel} --agent {input.agent} --script {input.job}"
+        " --disk-mib {params.disk_mib} --out {output.out} --console {log}"
+        " -- {params.fs} {params.mkfs} $(realpath {input.traces}) {params.seed}"
+
+
+rule ars_selection_dof:
+    input:
+        results(f"{ARS_SELECTION}/{{app}}/replay"),
+    output:
+        results(f"{ARS_SELECTION}/{{app}}/dof.csv"),
+    log:
+        results("logs/ars-selection-dof-{app}.log"),
+    wildcard_constraints:
+        app="[a-z]+",
+    params:
+        python=PYTHON,
+    shell:
+        "{params.python} -m mobifrag.fragment_tables"
+        " --run app={wildcards.app} {input}/snapshots/01-{wildcards.app}"
+        " --dof {output} 2> {log}"
+
+
+rule ars_selection_dataset:
+    input:
+        traces=results(f"{ARS_SELECTION}/{{app}}/traces"),
+        dof=results(f"{ARS_SELECTION}/{{app}}/dof.csv"),
+    output:
+        results(f"{ARS_SELECTION}/{{app}}/dataset.csv"),
+    log:
+        results("logs/ars-selection-dataset-{app}.log"),
+    wildcard_constraints:
+        app="[a-z]+",
+    params:
+        python=PYTHON,
+        selection=ars_selection_params(),
+    shell:
+        "{params.python} -m mobifrag.ars_selection dataset --app {wildcards.app}"
+        " --trace {input.traces}/01-{wildcards.app}.iotrace --dof {input.dof}"
+        " --params {params.selection:q} --out {output} 2> {log}"
+
+
+rule ars_selection_compare:
+    input:
+        lambda w: expand(
+            results(f"{ARS_SELECTION}/{{app}}/dataset.csv"),
+            device=w.device,
+            scale=w.scale,
+            app=config["ars_selection"]["apps"],
+        ),
+    output:
+        splits=results(f"{ARS_SELECTION}/splits.csv"),
+        table1=results(f"{ARS_SELECTION}/table1.csv"),
+        table2=results(f"{ARS_SELECTION}/table2.csv"),
+    log:
+        results("logs/ars-selection-compare.log"),
+    params:
+        python=PYTHON,
+        selection=ars_selection_params(),
+        seed=config["seed"],
+        datasets=lambda w, input: " ".join(
+            f"--dataset {app}={path}"
+            for app, path in zip(config["ars_selection"]["apps"], input, strict=True)
+        ),
+    shell:
+        "{params.python} -m mobifrag.ars_selection compare {params.datasets}"
+        " --params {params.selection:q} --seed {params.seed} --splits {output.splits}"
+        " --table1 {output.table1} --table2 {output.table2} 2> {log}"
+
+
+rule ars_selection_select:
+    input:
+        results(f"{ARS_SELECTION}/{{app}}/dataset.csv"),
+    output:
+        decisions=results(f"{ARS_SELECTION}/{{app}}/decisions.csv"),
+        reserved=results(f"{ARS_SELECTION}/{{app}}/reserved.txt"),
+    log:
+        results("logs/ars-selection-select-{app}.log"),
+    wildcard_constraints:
+        app="[a-z]+",
+    params:
+        python=PYTHON,
+        selection=ars_selection_params(),
+        seed=config["seed"],
+    shell:
+        "{params.python} -m mobifrag.ars_selection select --app {wildcards.app}"
+        " --dataset {input} --params {params.selection:q} --seed {params.seed}"
+        " --decisions {output.decisions} --reserved {output.reserved} 2> {log}"
