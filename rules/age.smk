@@ -17,14 +17,14 @@ rule concurrent_appenders:
     params:
         python=PYTHON,
         disk_mib=lambda w: scale_params(w.scale)["disk_mib"],
-        mkfs=lambda w: config["filesystems"][f"{w.fs}_mkfs"],
+        mkfs=lambda w: mkfs_options(w.fs),
         record=config["concurrent_appenders"]["record_kib"] * 1024,
         file=lambda w: scale_params(w.scale)["concurrent_appenders"]["file_kib"] * 1024,
     shell:
         "{params.python} -m mobifrag.platform --device {wildcards.device}"
         " --kernel {input.kernel} --agent {input.agent} --script {input.job}"
         " --disk-mib {params.disk_mib} --out {output.out} --console {log}"
-        " -- {wildcards.fs} {params.mkfs:q} {wildcards.writers} {params.record} {params.file}"
+        " -- {wildcards.fs} {params.mkfs} {wildcards.writers} {params.record} {params.file}"
 
 
 rule concurrent_appenders_tables:
@@ -78,13 +78,13 @@ rule autoage_replay:
     params:
         python=PYTHON,
         disk_mib=lambda w: scale_params(w.scale)["autoage"]["disk_mib"],
-        mkfs=lambda w: config["filesystems"][f"{w.fs}_mkfs"],
+        mkfs=lambda w: mkfs_options(w.fs),
         seed=config["seed"],
     shell:
         "{params.python} -m mobifrag.platform --device {wildcards.device}"
         " --kernel {input.kernel} --agent {input.agent} --script {input.job}"
         " --disk-mib {params.disk_mib} --out {output.out} --console {log}"
-        " -- {wildcards.fs} {params.mkfs:q} $(realpath {input.traces}) {params.seed}"
+        " -- {wildcards.fs} {params.mkfs} $(realpath {input.traces}) {params.seed}"
 
 
 rule autoage_tables:
@@ -175,13 +175,13 @@ rule replay_filldelete:
     params:
         python=PYTHON,
         disk_mib=lambda w: scale_params(w.scale)["filldelete"]["disk_mib"],
-        mkfs=lambda w: config["filesystems"][f"{w.fs}_mkfs"],
+        mkfs=lambda w: mkfs_options(w.fs),
         seed=config["seed"],
     shell:
         "{params.python} -m mobifrag.platform --device {wildcards.device}"
         " --kernel {input.kernel} --agent {input.agent} --script {input.job}"
         " --disk-mib {params.disk_mib} --out {output.out} --console {log}"
-        " -- {wildcards.fs} {params.mkfs:q} $(realpath {input.traces}) {params.seed}"
+        " -- {wildcards.fs} {params.mkfs} $(realpath {input.traces}) {params.seed}"
 
 
 rule replay_capacity:
@@ -199,13 +199,13 @@ rule replay_capacity:
         mib=r"\d+",
     params:
         python=PYTHON,
-        mkfs=lambda w: config["filesystems"][f"{w.fs}_mkfs"],
+        mkfs=lambda w: mkfs_options(w.fs),
         seed=config["seed"],
     shell:
         "{params.python} -m mobifrag.platform --device {wildcards.device}"
         " --kernel {input.kernel} --agent {input.agent} --script {input.job}"
         " --disk-mib {wildcards.mib} --out {output.out} --console {log}"
-        " -- {wildcards.fs} {params.mkfs:q} $(realpath {input.traces}) {params.seed}"
+        " -- {wildcards.fs} {params.mkfs} $(realpath {input.traces}) {params.seed}"
 
 
 rule filldelete_tables:

@@ -40,9 +40,7 @@ rule ars_selection_replay:
         fs=config["ars_selection"]["filesystem"],
         disk_mib=lambda w: ars_selection_scale(w.scale)["disk_mib"],
         # quoted here: Snakemake's :q drops an empty string (F2FS's default options)
-        mkfs=shlex.quote(
-            config["filesystems"][f"{config['ars_selection']['filesystem']}_mkfs"]
-        ),
+        mkfs=mkfs_options(config["ars_selection"]["filesystem"]),
         seed=config["seed"],
     shell:
         "{params.python} -m mobifrag.platform --device {wildcards.device}"

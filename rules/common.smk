@@ -39,6 +39,12 @@ def scale_params(scale):
     return config["scales"][scale]
 
 
+def mkfs_options(fs):
+    """The guest mkfs options of a file system as one shell word (Snakemake's `:q`
+    would drop an empty string, and with it the job script's argument)."""
+    return shlex.quote(config["filesystems"][f"{fs}_mkfs"])
+
+
 def kernel_image(device):
     """The kernel image the device's platform boots, built by rules/kernel.smk."""
     target = device_profile(device)["platform"]["kernel"]

@@ -47,13 +47,13 @@ rule scan_run:
         python=PYTHON,
         disk_mib=lambda w: scale_params(w.scale)["scan"]["disk_mib"],
         file_bytes=lambda w: scale_params(w.scale)["scan"]["file_mib"] * 1024 * 1024,
-        mkfs=lambda w: config["filesystems"][f"{w.fs}_mkfs"],
+        mkfs=lambda w: mkfs_options(w.fs),
         seed=config["seed"],
     shell:
         "{params.python} -m mobifrag.platform --device {wildcards.device}"
         " --kernel {input.kernel} --agent {input.agent} --script {input.job}"
         " --disk-mib {params.disk_mib} --out {output.out} --console {log}"
-        " -- {wildcards.fs} {params.mkfs:q} $(realpath {input.traces})"
+        " -- {wildcards.fs} {params.mkfs} $(realpath {input.traces})"
         " {params.file_bytes} {params.seed}"
 
 
@@ -97,13 +97,13 @@ rule dispersed_run:
         regions=lambda w: " ".join(
             map(str, scale_params(w.scale)["dispersed"]["region_mib"])
         ),
-        mkfs=lambda w: config["filesystems"][f"{w.fs}_mkfs"],
+        mkfs=lambda w: mkfs_options(w.fs),
         seed=config["seed"],
     shell:
         "{params.python} -m mobifrag.platform --device {wildcards.device}"
         " --kernel {input.kernel} --agent {input.agent} --script {input.job}"
         " --disk-mib {params.disk_mib} --out {output.out} --console {log}"
-        " -- {wildcards.fs} {params.mkfs:q} {params.file_mib}M {params.ios}"
+        " -- {wildcards.fs} {params.mkfs} {params.file_mib}M {params.ios}"
         " {params.regions:q} {params.seed}"
 
 

@@ -11,7 +11,7 @@
 from mobifrag import treatment_runs
 
 TREAT_FS = config["treatments"]["filesystem"]
-TREAT_MKFS = config["filesystems"][f"{TREAT_FS}_mkfs"]
+TREAT_MKFS = mkfs_options(TREAT_FS)
 treat_params = lambda scale: scale_params(scale)["treat"]
 treat_dir = lambda w: results("treat").format(device=w.device, scale=w.scale)
 
@@ -55,7 +55,7 @@ rule treat_age:
         "{params.python} -m mobifrag.platform --device {wildcards.device}"
         " --kernel {input.kernel} --agent {input.agent} --script {input.job}"
         " --disk-mib {params.disk_mib} --out {output.out} --console {log} --keep-disk"
-        " -- {params.fs} {params.mkfs:q} $(realpath {input.trace}) {params.seed}"
+        " -- {params.fs} {params.mkfs} $(realpath {input.trace}) {params.seed}"
 
 
 rule treat_prealloc:
@@ -157,7 +157,7 @@ rule treat_journal:
         "{params.python} -m mobifrag.platform --device {wildcards.device}"
         " --kernel {input.kernel} --agent {input.agent} --script {input.job}"
         " --disk-mib {params.disk_mib} --out {output.out} --console {log}"
-        " -- {params.fs} {params.mkfs:q} $(realpath {input.traces}) {params.seed} 0"
+        " -- {params.fs} {params.mkfs} $(realpath {input.traces}) {params.seed} 0"
 
 
 rule treat_sqlite_prealloc_trace:
@@ -206,7 +206,7 @@ rule treat_sqlite_prealloc:
         "{params.python} -m mobifrag.platform --device {wildcards.device}"
         " --kernel {input.kernel} --agent {input.agent} --script {input.job}"
         " --disk-mib {params.disk_mib} --out {output.out} --console {log}"
-        " -- {params.fs} {params.mkfs:q} $(realpath {input.traces}) {params.seed}"
+        " -- {params.fs} {params.mkfs} $(realpath {input.traces}) {params.seed}"
         " {params.units}"
 
 

@@ -72,3 +72,10 @@ def test_missing_kernel_source_is_one_line(tmp_path):
     run = snakemake("-n", "all", "--configfile", str(override), check=False)
     assert run.returncode != 0
     assert "install it with 'apt-get install linux-source-6.1'" in run.stdout + run.stderr
+
+
+def test_empty_mkfs_options_stay_one_argument():
+    # F2FS's mkfs options are empty by default; the job script still needs the argument.
+    target = "results/emulator-emmc/test/concurrent-appenders/f2fs/writers-1"
+    run = snakemake("-n", "-p", "-f", target, "--config", "scale=test")
+    assert " -- f2fs '' 1 " in run.stdout + run.stderr
