@@ -2,7 +2,7 @@
 
 import yaml
 
-from conftest import REPO, planned_jobs, snakemake
+from conftest import REPO, planned_jobs, snakemake, write_snapshot
 
 
 def test_dry_run_shows_the_chain(tmp_path):
@@ -79,3 +79,43 @@ def test_empty_mkfs_options_stay_one_argument():
     target = "results/emulator-emmc/test/concurrent-appenders/f2fs/writers-1"
     run = snakemake("-n", "-p", "-f", target, "--config", "scale=test")
     assert " -- f2fs '' 1 " in run.stdout + run.stderr
+
+
+def test_figure_over_a_broken_table_names_the_rule_and_file(tmp_path):
+    # Experiments done but one snapshot malformed: the figure must fail in the rule that
+    # turns snapshots into its table, naming the file, and keep the experiments.
+    import shutil
+
+    scale = "brokentable"
+    config = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
+    config["scales"][scale] = config["scales"]["test"]
+    override = tmp_path / "config.yaml"
+    override.write_text(yaml.safe_dump(config))
+    run_dir = REPO / "results/emulator-emmc" / scale
+    shutil.rmtree(run_dir, ignore_errors=True)
+    try:
+        appenders = run_dir / "concurrent-appenders/ext4"
+        for n in config["concurrent_appenders"]["writers"]:
+            write_snapshot(appenders / f"writers-{n}/snapshot", files=[], extents=[])
+        broken = appenders / "writers-1/snapshot/files.tsv"
+        broken.write_text("path\tsize\n")
+        figure = f"paper-figures/emulator-emmc/{scale}/tmc-fig06-layout.pdf"
+        run = snakemake(
+            figure,
+            "--configfile",
+            str(override),
+            "--config",
+            f"scale={scale}",
+            "--allowed-rules",
+            "concurrent_appenders_tables",
+            "figure",
+            check=False,
+        )
+        assert run.returncode != 0
+        assert "Error in rule concurrent_appenders_tables" in run.stdout + run.stderr
+        log = run_dir / "logs/concurrent-appenders-tables.log"
+        assert str(broken.relative_to(REPO)) in log.read_text()
+        assert broken.is_file()
+    finally:
+        shutil.rmtree(run_dir, ignore_errors=True)
+        shutil.rmtree(REPO / "paper-figures/emulator-emmc" / scale, ignore_errors=True)
