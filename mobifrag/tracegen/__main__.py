@@ -6,6 +6,8 @@
   python -m mobifrag.tracegen autoage --models traces/scenarios --days 30 --seed 1 \\
       --disk-bytes 1G --out aging/ [--scale F] [--size-scale S] [--apps a,b]
   python -m mobifrag.tracegen filldelete --disk-bytes 1G --target 90 --seed 1 --out aging.iotrace
+  python -m mobifrag.tracegen createdelete --disk-bytes 2G --target 50 --file-bytes 256K \
+      --create-share 0.6 --seed 1 --out aging.iotrace
   python -m mobifrag.tracegen holes --disk-bytes 1G --fullness 90 --small-bytes 8K \
       --small-total 128M --seed 1 --out severe.iotrace
   python -m mobifrag.tracegen strace --in app.strace --out app.iotrace [--root /data/data/x]
@@ -116,6 +118,18 @@ def parser() -> argparse.ArgumentParser:
     fd.add_argument("--seed", required=True, type=int)
     fd.add_argument("--out", required=True, type=Path)
 
+    cd = sub.add_parser(
+        "createdelete", help="create/delete files of one size at random (Ext4 tuning §4.1)"
+    )
+    cd.add_argument("--disk-bytes", required=True, type=_size)
+    cd.add_argument("--target", required=True, type=int, help="live files, percent of disk")
+    cd.add_argument("--file-bytes", required=True, type=_size)
+    cd.add_argument(
+        "--create-share", required=True, type=float, help="probability a step creates"
+    )
+    cd.add_argument("--seed", required=True, type=int)
+    cd.add_argument("--out", required=True, type=Path)
+
     ho = sub.add_parser("holes", help="large files with small holes of one size (§5.2)")
     ho.add_argument("--disk-bytes", required=True, type=_size)
     ho.add_argument("--fullness", required=True, type=int, help="percent of the disk")
@@ -214,6 +228,20 @@ def _filldelete(args) -> dict:
     return _write_aging(args, ops, comment)
 
 
+def _createdelete(args) -> dict:
+    ops = filldelete.create_delete(
+        args.disk_bytes, args.target, args.file_bytes, args.create_share, args.seed
+    )
+    comment = (
+        f"createdelete disk={args.disk_bytes} target={args.target} "
+        f"file={args.file_bytes} create_share={args.create_share:g} seed={args.seed}"
+    )
+    summary = _write_aging(args, ops, comment)
+    summary["creates"] = sum(op.op == "create" for op in ops)
+    summary["unlinks"] = sum(op.op == "unlink" for op in ops)
+    return summary
+
+
 def _holes(args) -> dict:
     ops = filldelete.holes(
         args.disk_bytes, args.fullness, args.small_bytes, args.small_total, args.seed
@@ -256,6 +284,7 @@ def main(argv: list[str] | None = None) -> int:
         "validate": _validate,
         "filldelete": _filldelete,
         "holes": _holes,
+        "createdelete": _createdelete,
     }
     try:
         summary = handlers[args.command](args)

@@ -12,7 +12,9 @@ asks for more than the disk holds; the replayer counts the ENOSPC and goes on). 
   other small file deleted, leaving holes of that size (TMC §5.2: 500 MB of deleted
   64 KB or 8 KB files for Moderate and Severe, none for No). Files written one after
   another in one directory are laid out one after another, so a deleted file between two
-  kept ones is a hole of its size.
+  kept ones is a hole of its size;
+- `create_delete`: files of one size created and deleted at random until the live files
+  hold the target share of the disk (Ext4 tuning §4.1: 256 KB files, half full).
 
 Everything runs in thread 0, so the layout depends only on the seed and the file system.
 """
@@ -30,6 +32,7 @@ SMALL_BYTES = (4 * KIB, 500 * KIB)  # TMC §4.3: small files ≤ 500 KB
 CHUNK = 1 * MIB  # append size of bulk writes
 OVERFILL = 1.05  # ask for more than the disk holds: the fill ends in ENOSPC
 LARGE_DIR, SMALL_DIR, COMB_DIR = "aging/large", "aging/small", "aging/comb"
+CHURN_DIR = "aging/churn"
 
 
 def _file_ops(path: str, size: int) -> Iterator[Op]:
@@ -115,4 +118,36 @@ def holes(
         # every "hole-" file (allocated bytes exceed sizes by at most metadata blocks).
         everything = 2 * holes_count * small_bytes
         ops.append(make_op(0, 0, "reclaim", COMB_DIR, 0, everything, seed, "hole-*"))
+    return ops
+
+
+def create_delete(
+    disk_bytes: int, target_percent: int, file_bytes: int, create_share: float, seed: int
+) -> list[Op]:
+    """Files of file_bytes, each written and fsynced, created or (a random live one)
+    deleted at random, a create with probability create_share, until the live files
+    hold target_percent of disk_bytes (Ext4 tuning §4.1: "repeating the creation and
+    deletion of 256KB-sized files randomly until the half of the filesystem is filled").
+    The target counts file bytes against the disk, so every mkfs option replays the
+    same trace."""
+    if not 0 < target_percent < 100:
+        raise ValueError(f"target utilization {target_percent} % is not in 1..99")
+    if not 0.5 < create_share <= 1:
+        raise ValueError(f"create share {create_share} must be above 0.5 and at most 1")
+    if file_bytes <= 0 or file_bytes % (4 * KIB):
+        raise ValueError(f"file size {file_bytes} is not a positive multiple of 4 KiB")
+    rng = random.Random(seed)
+    ops = [make_op(0, 0, "mkdir", CHURN_DIR)]
+    live: list[str] = []
+    wanted = disk_bytes * target_percent // 100 // file_bytes
+    created = 0
+    while len(live) < wanted:
+        if live and rng.random() >= create_share:
+            path = live.pop(rng.randrange(len(live)))
+            ops.append(make_op(0, 0, "unlink", path))
+            continue
+        path = f"{CHURN_DIR}/file-{created:07d}.bin"
+        ops.extend(_file_ops(path, file_bytes))
+        live.append(path)
+        created += 1
     return ops

@@ -1,0 +1,109 @@
+#!/bin/sh
+# Ext4 tuning for Android (seed 004, §4.1–4.3): one configuration of mkfs and mount
+# options. A fresh ext4 with MKFS_OPTIONS is mounted with MOUNT_OPTIONS, aged by the
+# create/delete trace (256 KB files to half full), then every benchmark runs after the
+# page cache is dropped: fio standing in for IOzone (benchmarks/fio/iozone.fio) and for
+# FFSB (benchmarks/fio/ffsb.fio), Debian's postmark, and filebench where installed.
+# Writes mkfs.txt (dumpe2fs -h), mount.txt, aging.json, df.txt, fio/<bench>-<section>.json,
+# postmark.cfg, postmark.txt, postmark-wall-ns.txt, filebench.txt or filebench/absent.txt,
+# and async-commit-probe.txt when the options ask for journal_async_commit.
+#
+#   ext4tune-bench.sh "MKFS_OPTIONS" "MOUNT_OPTIONS" TRACE SEED IOZONE_MIB \
+#       FFSB_THREADS FFSB_LARGE_MIB FFSB_SMALL_FILES POSTMARK_FILES POSTMARK_TRANSACTIONS
+set -eu
+. "$MOBIFRAG_ROOT/jobs/lib.sh"
+[ $# -eq 10 ] || die "usage: ext4tune-bench.sh MKFS_OPTIONS MOUNT_OPTIONS TRACE SEED" \
+  "IOZONE_MIB FFSB_THREADS FFSB_LARGE_MIB FFSB_SMALL_FILES POSTMARK_FILES POSTMARK_TRANSACTIONS"
+mkfs_options=$1 mount_options=$2 trace=$3 seed=$4
+iozone_mib=$5 ffsb_threads=$6 ffsb_large_mib=$7 ffsb_small_files=$8
+postmark_files=$9 postmark_transactions=${10}
+mnt=$TMPDIR/fs
+benchmarks=$MOBIFRAG_ROOT/benchmarks
+[ -f "$trace" ] || die "no trace $trace"
+command -v fio > /dev/null || die "fio is not installed"
+command -v postmark > /dev/null || die "postmark is not installed (apt-get install postmark)"
+
+drop_caches() {
+  sync
+  echo 3 > /proc/sys/vm/drop_caches
+}
+
+# Linux refuses journal_async_commit in data=ordered mode (the default): record what
+# this kernel says when asked for it alone, so the data=writeback it needs is documented.
+probe_async_commit() {
+  case ",$mount_options," in *,journal_async_commit,*) ;; *) return 0 ;; esac
+  mkdir -p "$mnt"
+  if mount -t ext4 -o journal_async_commit "$MOBIFRAG_DISK" "$mnt" 2> probe.err; then
+    echo "journal_async_commit alone: mounted" > async-commit-probe.txt
+    umount "$mnt"
+  else
+    { echo "journal_async_commit alone: refused"; cat probe.err
+      dmesg | grep -i "journal_async_commit" | tail -1; } > async-commit-probe.txt
+  fi
+  rm -f probe.err
+}
+
+# fio_sections FILE SECTION...: each section alone, caches dropped before it.
+fio_sections() {
+  file=$1
+  shift
+  for section in "$@"; do
+    drop_caches
+    fio --section="$section" --output-format=json \
+      --output="fio/$(basename "$file" .fio)-$section.json" "$file" \
+      || die "fio $section of $file failed"
+  done
+}
+
+run_postmark() {
+  mkdir -p "$mnt/postmark"
+  cat > postmark.cfg <<CFG
+set location $mnt/postmark
+set size 4096 4096
+set number $postmark_files
+set transactions $postmark_transactions
+set seed $seed
+run
+quit
+CFG
+  drop_caches
+  start=$(date +%s%N)
+  postmark postmark.cfg > postmark.txt || die "postmark failed"
+  sync  # the run's writes reach the device within the timed span
+  echo $(( $(date +%s%N) - start )) > postmark-wall-ns.txt
+}
+
+run_filebench() {
+  if ! command -v filebench > /dev/null; then
+    mkdir -p filebench
+    echo "filebench skipped: not installed in this system (Debian has no filebench" \
+      "package; the Nix shell provides it). fio stands in for IOzone and FFSB." \
+      > filebench/absent.txt
+    return 0
+  fi
+  mkdir -p "$mnt/filebench"
+  sed -e "s|@DIR@|$mnt/filebench|" -e "s|@FILES@|$((ffsb_threads * ffsb_small_files))|" \
+    -e "s|@THREADS@|$ffsb_threads|" -e "s|@SECONDS@|10|" \
+    "$benchmarks/filebench/ffsb-small-read.f" > filebench.f
+  drop_caches
+  filebench -f filebench.f > filebench.txt 2>&1 || die "filebench failed"
+}
+
+make_fs ext4 "$mkfs_options"
+dumpe2fs -h "$MOBIFRAG_DISK" > mkfs.txt 2> /dev/null
+probe_async_commit
+mount_fs ext4 "$mnt" "$mount_options"
+grep " $mnt " /proc/mounts > mount.txt
+mkdir -p "$mnt/aging" "$mnt/bench" fio
+"$MOBIFRAG_AGENT" replay --trace "$trace" --root "$mnt/aging" --seed "$seed" \
+  > aging.json || die "aging replay failed"
+sync
+df -k "$mnt" > df.txt
+
+export BENCH_DIR="$mnt/bench" IOZONE_SIZE="${iozone_mib}m" FFSB_THREADS="$ffsb_threads"
+export FFSB_LARGE_SIZE="${ffsb_large_mib}m" FFSB_SMALL_FILES="$ffsb_small_files"
+fio_sections "$benchmarks/fio/iozone.fio" seq-write seq-read rand-write rand-read
+fio_sections "$benchmarks/fio/ffsb.fio" large-write large-read small-write small-read
+run_postmark
+run_filebench
+umount "$mnt"
