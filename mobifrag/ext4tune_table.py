@@ -125,7 +125,8 @@ def config_row(config: str, run: Path) -> dict:
         mount = (run / "mount.txt").read_text().split()
         df = (run / "df.txt").read_text().splitlines()[-1].split()
     except (OSError, IndexError) as error:
-        raise TuningTableError(f"{run}: mkfs.txt, mount.txt or df.txt unreadable ({error})") from None
+        message = f"{run}: mkfs.txt, mount.txt or df.txt unreadable ({error})"
+        raise TuningTableError(message) from None
     probe = run / "async-commit-probe.txt"
     try:
         blocks = int(_field(dumpe2fs, "Block count"))

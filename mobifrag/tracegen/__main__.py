@@ -124,9 +124,7 @@ def parser() -> argparse.ArgumentParser:
     cd.add_argument("--disk-bytes", required=True, type=_size)
     cd.add_argument("--target", required=True, type=int, help="live files, percent of disk")
     cd.add_argument("--file-bytes", required=True, type=_size)
-    cd.add_argument(
-        "--create-share", required=True, type=float, help="probability a step creates"
-    )
+    cd.add_argument("--create-share", required=True, type=float, help="probability a step creates")
     cd.add_argument("--seed", required=True, type=int)
     cd.add_argument("--out", required=True, type=Path)
 
