@@ -1,0 +1,111 @@
+# Ext4 tuning for Android-based smartphones (seed 004, §4): every configuration of
+# `ext4_tuning.configurations` is a fresh ext4 aged by one create/delete trace and
+# benchmarked in the guest (jobs/ext4tune-bench.sh); the tables normalize to `default`.
+# Parameters: `ext4_tuning` and each scale's `ext4_tuning` in config/config.yaml. Paths
+# under results/{device}/{scale}/ext4tune/:
+#   aging.iotrace               256 KB files created and deleted to half full (§4.1)
+#   runs/{config}/              one configuration's aged file system and benchmarks
+#   bench.csv, configs.csv      mobifrag/ext4tune_table.py
+
+from mobifrag import ext4tune
+
+EXT4TUNE = config["ext4_tuning"]
+ext4tune_params = lambda scale: scale_params(scale)["ext4_tuning"]
+
+
+def ext4tune_mkfs(wildcards):
+    """The guest's mkfs options of one configuration, as one shell word."""
+    options = EXT4TUNE["configurations"][wildcards.config]["mkfs"]
+    disk_mib = ext4tune_params(wildcards.scale)["disk_mib"]
+    try:
+        line = ext4tune.mkfs_options(
+            config["filesystems"]["ext4_mkfs"],
+            disk_mib,
+            EXT4TUNE["block_groups"],
+            options,
+        )
+    except ext4tune.TuningError as error:
+        raise WorkflowError(
+            f"config: ext4_tuning {wildcards.config}: {error}"
+        ) from None
+    return shlex.quote(line)
+
+
+def ext4tune_runs(wildcards):
+    """Configuration → its run folder, every configuration of the config."""
+    run = RESULTS.format(device=wildcards.device, scale=wildcards.scale)
+    return {name: f"{run}/ext4tune/runs/{name}" for name in EXT4TUNE["configurations"]}
+
+
+rule ext4tune_aging_trace:
+    output:
+        results("ext4tune/aging.iotrace"),
+    log:
+        results("logs/ext4tune-aging-trace.log"),
+    params:
+        python=PYTHON,
+        seed=config["seed"],
+        disk_bytes=lambda w: ext4tune_params(w.scale)["disk_mib"] * 1024 * 1024,
+        target=EXT4TUNE["aging_percent"],
+        file_bytes=EXT4TUNE["aging_file_kib"] * 1024,
+        create_share=EXT4TUNE["aging_create_share"],
+    shell:
+        "{params.python} -m mobifrag.tracegen createdelete --disk-bytes {params.disk_bytes}"
+        " --target {params.target} --file-bytes {params.file_bytes}"
+        " --create-share {params.create_share} --seed {params.seed} --out {output}"
+        " > {log} 2>&1"
+
+
+rule ext4tune_bench:
+    input:
+        kernel=lambda w: device_kernel(w.device),
+        agent=lambda w: device_agent(w.device),
+        job="jobs/ext4tune-bench.sh",
+        fio=["benchmarks/fio/iozone.fio", "benchmarks/fio/ffsb.fio"],
+        filebench="benchmarks/filebench/ffsb-small-read.f",
+        trace=results("ext4tune/aging.iotrace"),
+    output:
+        out=directory(results("ext4tune/runs/{config}")),
+    log:
+        results("logs/ext4tune-{config}.console.log"),
+    wildcard_constraints:
+        config="|".join(EXT4TUNE["configurations"]),
+    params:
+        python=PYTHON,
+        disk_mib=lambda w: ext4tune_params(w.scale)["disk_mib"],
+        mkfs=ext4tune_mkfs,
+        mount=lambda w: shlex.quote(EXT4TUNE["configurations"][w.config]["mount"]),
+        seed=config["seed"],
+        sizes=lambda w: " ".join(
+            str(value)
+            for value in (
+                ext4tune_params(w.scale)["iozone_mib"],
+                EXT4TUNE["ffsb_threads"],
+                ext4tune_params(w.scale)["ffsb_large_mib"],
+                ext4tune_params(w.scale)["ffsb_small_files"],
+                ext4tune_params(w.scale)["postmark_files"],
+                ext4tune_params(w.scale)["postmark_transactions"],
+            )
+        ),
+    shell:
+        "{params.python} -m mobifrag.platform --device {wildcards.device}"
+        " --kernel {input.kernel} --agent {input.agent} --script {input.job}"
+        " --disk-mib {params.disk_mib} --out {output.out} --console {log}"
+        " -- {params.mkfs} {params.mount} $(realpath {input.trace}) {params.seed}"
+        " {params.sizes}"
+
+
+rule ext4tune_tables:
+    input:
+        lambda w: ext4tune_runs(w).values(),
+    output:
+        bench=results("ext4tune/bench.csv"),
+        configs=results("ext4tune/configs.csv"),
+    log:
+        results("logs/ext4tune-tables.log"),
+    params:
+        python=PYTHON,
+        runs=lambda w: " ".join(f"--run {k} {v}" for k, v in ext4tune_runs(w).items()),
+    shell:
+        "{params.python} -m mobifrag.ext4tune_table {params.runs}"
+        " --table {output.bench} --configs {output.configs} 2> {log}"
