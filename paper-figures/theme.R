@@ -94,3 +94,36 @@ ars_model_names <- function(model) {
   )
   factor(unname(names[model]), levels = unname(names))
 }
+
+# Ext4 tuning (seed 004): the benchmark workloads of bench.csv in the paper's order, with
+# the tool that ran each (fio stands in for IOzone and FFSB).
+ext4tune_workloads <- c(
+  "IOzone seq-write", "IOzone seq-read", "IOzone rand-write", "IOzone rand-read",
+  "FFSB large-write", "FFSB large-read", "FFSB small-write", "FFSB small-read",
+  "Postmark read", "Postmark write"
+)
+
+# Throughput of the named configurations (names: config, values: legend labels) over
+# the baseline configuration's, per workload.
+ext4tune_normalized <- function(bench, configs, baseline) {
+  bench$key <- paste(bench$benchmark, bench$workload)
+  base <- bench[bench$config == baseline, ]
+  rows <- bench[bench$config %in% names(configs), ]
+  rows$normalized <- rows$mib_s / base$mib_s[match(rows$key, base$key)]
+  labels <- paste0(sub(" ", "\n", ext4tune_workloads), ifelse(grepl("^Postmark", ext4tune_workloads), "", "\n(fio)"))
+  rows$workload_label <- factor(labels[match(rows$key, ext4tune_workloads)], levels = labels)
+  rows$configuration <- factor(unname(configs[rows$config]), levels = unname(configs))
+  rows
+}
+
+plot_ext4tune <- function(rows, baseline_label) {
+  ggplot(rows, aes(workload_label, normalized, fill = configuration)) +
+    geom_hline(yintercept = 1, linetype = "dashed", colour = "grey40") +
+    geom_col(position = position_dodge(width = 0.85), width = 0.8) +
+    scale_fill_manual(values = palette_for(nlevels(rows$configuration))) +
+    labs(
+      x = NULL, y = sprintf("throughput / %s", baseline_label), fill = NULL,
+      caption = "IOzone and FFSB workloads run by fio (stand-in); Postmark by postmark"
+    ) +
+    theme_mobifrag()
+}
