@@ -30,6 +30,7 @@ TOOL_VERSIONS = {
     "cargo": ["cargo", "--version"],
     "snakemake": [sys.executable, "-m", "snakemake", "--version"],
     "filebench": ["filebench", "-h"],
+    "postmark": ["postmark", "/dev/null"],  # an empty command file: prints its version
 }
 
 
