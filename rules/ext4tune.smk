@@ -13,28 +13,28 @@ EXT4TUNE = config["ext4_tuning"]
 ext4tune_params = lambda scale: scale_params(scale)["ext4_tuning"]
 
 
-def ext4tune_mkfs(wildcards):
-    """The guest's mkfs options of one configuration, as one shell word."""
-    options = EXT4TUNE["configurations"][wildcards.config]["mkfs"]
-    disk_mib = ext4tune_params(wildcards.scale)["disk_mib"]
-    try:
-        line = ext4tune.mkfs_options(
-            config["filesystems"]["ext4_mkfs"],
-            disk_mib,
-            EXT4TUNE["block_groups"],
-            options,
-        )
-    except ext4tune.TuningError as error:
-        raise WorkflowError(
-            f"config: ext4_tuning {wildcards.config}: {error}"
-        ) from None
-    return shlex.quote(line)
+ext4tune_mkfs = lambda w: shlex.quote(
+    ext4tune.mkfs_options(
+        config["filesystems"]["ext4_mkfs"],
+        ext4tune_params(w.scale)["disk_mib"],
+        EXT4TUNE["block_groups"],
+        EXT4TUNE["configurations"][w.config]["mkfs"],
+    )
+)
+ext4tune_runs = lambda w: {
+    name: results(f"ext4tune/runs/{name}").format(device=w.device, scale=w.scale)
+    for name in EXT4TUNE["configurations"]
+}
 
-
-def ext4tune_runs(wildcards):
-    """Configuration → its run folder, every configuration of the config."""
-    run = RESULTS.format(device=wildcards.device, scale=wildcards.scale)
-    return {name: f"{run}/ext4tune/runs/{name}" for name in EXT4TUNE["configurations"]}
+# Checked now, so a disk that cannot hold the block groups stops the run before any work.
+try:
+    ext4tune.blocks_per_group(
+        ext4tune_params(config["scale"])["disk_mib"], EXT4TUNE["block_groups"]
+    )
+except ext4tune.TuningError as error:
+    raise WorkflowError(
+        f"config: scales.{config['scale']}.ext4_tuning: {error}"
+    ) from None
 
 
 rule ext4tune_aging_trace:
