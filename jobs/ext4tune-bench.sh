@@ -23,6 +23,12 @@ benchmarks=$MOBIFRAG_ROOT/benchmarks
 command -v fio > /dev/null || die "fio is not installed"
 command -v postmark > /dev/null || die "postmark is not installed (apt-get install postmark)"
 
+# phase NAME: when each phase starts, seconds since the job did (job.log).
+job_start=$(date +%s%N)
+phase() {
+  echo "phase $1 at $(( ($(date +%s%N) - job_start) / 1000000 )) ms"
+}
+
 drop_caches() {
   sync
   echo 3 > /proc/sys/vm/drop_caches
@@ -89,12 +95,14 @@ run_filebench() {
   filebench -f filebench.f > filebench.txt 2>&1 || die "filebench failed"
 }
 
+phase mkfs
 make_fs ext4 "$mkfs_options"
 dumpe2fs -h "$MOBIFRAG_DISK" > mkfs.txt 2> /dev/null
 probe_async_commit
 mount_fs ext4 "$mnt" "$mount_options"
 grep " $mnt " /proc/mounts > mount.txt
 mkdir -p "$mnt/aging" "$mnt/bench" fio
+phase aging
 "$MOBIFRAG_AGENT" replay --trace "$trace" --root "$mnt/aging" --seed "$seed" \
   > aging.json || die "aging replay failed"
 sync
@@ -102,8 +110,13 @@ df -k "$mnt" > df.txt
 
 export BENCH_DIR="$mnt/bench" IOZONE_SIZE="${iozone_mib}m" FFSB_THREADS="$ffsb_threads"
 export FFSB_LARGE_SIZE="${ffsb_large_mib}m" FFSB_SMALL_FILES="$ffsb_small_files"
+phase iozone
 fio_sections "$benchmarks/fio/iozone.fio" seq-write seq-read rand-write rand-read
+phase ffsb
 fio_sections "$benchmarks/fio/ffsb.fio" large-write large-read small-write small-read
+phase postmark
 run_postmark
+phase filebench
 run_filebench
 umount "$mnt"
+phase done

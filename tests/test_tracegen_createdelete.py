@@ -30,6 +30,14 @@ def test_live_files_fill_the_target_share_of_the_disk():
     assert len(live) * 256 * KIB == 32 * MIB
     assert set(sizes.values()) == {256 * KIB}
     assert all(p.startswith(f"{CHURN_DIR}/") for p in sizes)
+    # then random live files go until the file system itself is at the target
+    last = ops[-1]
+    assert (last.op, last.path, last.args[:2], last.args[3]) == (
+        "reclaim",
+        CHURN_DIR,
+        (50, 0),
+        "file-*",
+    )
 
 
 def test_files_are_both_created_and_deleted_and_every_file_is_synced():

@@ -128,8 +128,10 @@ def create_delete(
     deleted at random, a create with probability create_share, until the live files
     hold target_percent of disk_bytes (Ext4 tuning §4.1: "repeating the creation and
     deletion of 256KB-sized files randomly until the half of the filesystem is filled").
-    The target counts file bytes against the disk, so every mkfs option replays the
-    same trace."""
+    The live files hold target_percent of the disk; the file system holds less than the
+    disk (journal, inode tables), so a last reclaim deletes random live files until the
+    file system itself reports target_percent used. Every mkfs option replays the same
+    trace."""
     if not 0 < target_percent < 100:
         raise ValueError(f"target utilization {target_percent} % is not in 1..99")
     if not 0.5 < create_share <= 1:
@@ -150,4 +152,5 @@ def create_delete(
         ops.extend(_file_ops(path, file_bytes))
         live.append(path)
         created += 1
+    ops.append(make_op(0, 0, "reclaim", CHURN_DIR, target_percent, 0, seed, "file-*"))
     return ops
