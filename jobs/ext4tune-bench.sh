@@ -4,7 +4,7 @@
 # create/delete trace (256 KB files to half full), then every benchmark runs after the
 # page cache is dropped: fio standing in for IOzone (benchmarks/fio/iozone.fio) and for
 # FFSB (benchmarks/fio/ffsb.fio), Debian's postmark, and filebench where installed.
-# Writes mkfs.txt (dumpe2fs -h), mount.txt, aging.json, df.txt, fio/<bench>-<section>.json,
+# Writes mkfs.txt (dumpe2fs -h), mount.txt, aging.json, df.txt, fio/iozone.json, fio/ffsb.json,
 # postmark.cfg, postmark.txt, postmark-wall-ns.txt, filebench.txt or filebench/absent.txt,
 # and async-commit-probe.txt when the options ask for journal_async_commit.
 #
@@ -34,31 +34,13 @@ drop_caches() {
   echo 3 > /proc/sys/vm/drop_caches
 }
 
-# Linux refuses journal_async_commit in data=ordered mode (the default): record what
-# this kernel says when asked for it alone, so the data=writeback it needs is documented.
-probe_async_commit() {
-  case ",$mount_options," in *,journal_async_commit,*) ;; *) return 0 ;; esac
-  mkdir -p "$mnt"
-  if mount -t ext4 -o journal_async_commit "$MOBIFRAG_DISK" "$mnt" 2> probe.err; then
-    echo "journal_async_commit alone: mounted" > async-commit-probe.txt
-    umount "$mnt"
-  else
-    { echo "journal_async_commit alone: refused"; cat probe.err
-      dmesg | grep -i "journal_async_commit" | tail -1; } > async-commit-probe.txt
-  fi
-  rm -f probe.err
-}
-
-# fio_sections FILE SECTION...: each section alone, caches dropped before it.
-fio_sections() {
-  file=$1
-  shift
-  for section in "$@"; do
-    drop_caches
-    fio --section="$section" --output-format=json \
-      --output="fio/$(basename "$file" .fio)-$section.json" "$file" \
-      || die "fio $section of $file failed"
-  done
+# run_fio FILE: every section of a job file in one fio process (each start of Debian's
+# fio loads 84 MB of libraries over the 9p root, 10-30 s in TCG); the file's
+# drop-before-* jobs run drop-caches.sh before each section. fio/<stem>.json, and the
+# drop jobs' output in fio/.
+run_fio() {
+  (cd fio && fio --output-format=json --output="$(basename "$1" .fio).json" "$1") \
+    || die "fio $1 failed"
 }
 
 run_postmark() {
@@ -108,12 +90,13 @@ phase aging
 sync
 df -k "$mnt" > df.txt
 
-export BENCH_DIR="$mnt/bench" IOZONE_SIZE="${iozone_mib}m" FFSB_THREADS="$ffsb_threads"
+printf 'sync\necho 3 > /proc/sys/vm/drop_caches\n' > "$TMPDIR/drop-caches.sh"
+export DROP_CACHES_SCRIPT="$TMPDIR/drop-caches.sh" BENCH_DIR="$mnt/bench" IOZONE_SIZE="${iozone_mib}m" FFSB_THREADS="$ffsb_threads"
 export FFSB_LARGE_SIZE="${ffsb_large_mib}m" FFSB_SMALL_FILES="$ffsb_small_files"
 phase iozone
-fio_sections "$benchmarks/fio/iozone.fio" seq-write seq-read rand-write rand-read
+run_fio "$benchmarks/fio/iozone.fio"
 phase ffsb
-fio_sections "$benchmarks/fio/ffsb.fio" large-write large-read small-write small-read
+run_fio "$benchmarks/fio/ffsb.fio"
 phase postmark
 run_postmark
 phase filebench

@@ -24,7 +24,8 @@ from mobifrag.fragment_tables import write_table
 
 BASELINE = "default"
 MIB = 1024 * 1024
-# fio job file stem → the paper's benchmark it stands in for, and its sections.
+# fio job file (benchmarks/fio/<stem>.fio) → the paper's benchmark it stands in for,
+# and its measured sections (jobs of that name; drop-before-* jobs only clear caches).
 FIO_BENCHMARKS = {
     "iozone": ("IOzone", ("seq-write", "seq-read", "rand-write", "rand-read")),
     "ffsb": ("FFSB", ("large-write", "large-read", "small-write", "small-read")),
@@ -43,25 +44,36 @@ class TuningTableError(RuntimeError):
     """A run that cannot be tabulated; the message names the file."""
 
 
-def _fio_job_mib_s(report: Path, op: str) -> float:
+def fio_jobs(report: Path) -> list[dict]:
     try:
         text = report.read_text()
-        # fio writes its warnings into the report file ahead of the JSON.
-        jobs = json.loads(text[text.find("{") :])["jobs"]
-        rates = [job[op]["bw_bytes"] / MIB for job in jobs]
-    except (OSError, ValueError, KeyError, TypeError) as error:
-        raise TuningTableError(f"{report}: no fio job report ({error})") from None
-    if not rates or min(rates) <= 0:
-        raise TuningTableError(f"{report}: a job moved no {op} data or ran under fio's 1 ms")
+        # fio writes its notes (prerun output files) into the report ahead of the JSON.
+        return json.loads(text[text.find("{") :])["jobs"]
+    except (OSError, ValueError, KeyError) as error:
+        raise TuningTableError(f"{report}: no fio report ({error})") from None
+
+
+def section_mib_s(report: Path, jobs: list[dict], section: str, op: str) -> float:
+    """Mean MiB/s over the threads (jobs) of one section."""
+    try:
+        rates = [job[op]["bw_bytes"] / MIB for job in jobs if job["jobname"] == section]
+    except (KeyError, TypeError) as error:
+        raise TuningTableError(f"{report}: job {section}: no {op} rate ({error})") from None
+    if not rates:
+        raise TuningTableError(f"{report}: no job {section}")
+    if min(rates) <= 0:
+        raise TuningTableError(f"{report}: a {section} job moved no {op} data in fio's 1 ms")
     return sum(rates) / len(rates)
 
 
 def fio_rows(run: Path) -> list[dict]:
     rows = []
     for stem, (benchmark, sections) in FIO_BENCHMARKS.items():
+        report = run / "fio" / f"{stem}.json"
+        jobs = fio_jobs(report)
         for section in sections:
             op = "write" if section.endswith("write") else "read"
-            rate = _fio_job_mib_s(run / "fio" / f"{stem}-{section}.json", op)
+            rate = section_mib_s(report, jobs, section, op)
             rows.append(_row(benchmark, "fio", section, op, rate))
     return rows
 

@@ -30,7 +30,8 @@ TOOL_VERSIONS = {
     "cargo": ["cargo", "--version"],
     "snakemake": [sys.executable, "-m", "snakemake", "--version"],
     "filebench": ["filebench", "-h"],
-    "postmark": ["postmark", "/dev/null"],  # an empty command file: prints its version
+    # an empty command file and no input: postmark prints its version and exits
+    "postmark": ["sh", "-c", "postmark /dev/null < /dev/null"],
 }
 
 

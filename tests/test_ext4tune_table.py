@@ -8,6 +8,7 @@ import pytest
 
 from mobifrag import ext4tune
 from mobifrag.ext4tune_table import (
+    FIO_BENCHMARKS,
     TuningTableError,
     main,
     normalize,
@@ -30,12 +31,17 @@ Flex block group size:    {flex}
 """
 
 
-def fio_report(path, op, rates_mib):
-    jobs = [
-        {"jobname": path.stem, op: {"bw_bytes": int(r * MIB)}, "other": {"bw_bytes": 0}}
-        for r in rates_mib
-    ]
-    path.write_text("fio: a warning first\n" + json.dumps({"jobs": jobs}))
+def fio_report(path, sections):
+    """A fio JSON report: section → (op, per-thread MiB/s), with a drop job before each."""
+    jobs = []
+    for section, (op, rates) in sections.items():
+        jobs.append({"jobname": f"drop-before-{section}", "read": {"bw_bytes": 0}})
+        for rate in rates:
+            other = "read" if op == "write" else "write"
+            jobs.append(
+                {"jobname": section, op: {"bw_bytes": int(rate * MIB)}, other: {"bw_bytes": 0}}
+            )
+    path.write_text("drop-before-x : Saving output of prerun\n" + json.dumps({"jobs": jobs}))
 
 
 def make_run(root, scale=1.0, read="2.00 megabytes", written="512.00 kilobytes", wall=1e9):
@@ -45,10 +51,11 @@ def make_run(root, scale=1.0, read="2.00 megabytes", written="512.00 kilobytes",
         ("iozone", ("seq-write", "seq-read", "rand-write", "rand-read")),
         ("ffsb", ("large-write", "large-read", "small-write", "small-read")),
     ):
-        for section in sections:
-            op = "write" if section.endswith("write") else "read"
-            rates = [10 * scale] if stem == "iozone" else [2 * scale, 4 * scale]
-            fio_report(run / "fio" / f"{stem}-{section}.json", op, rates)
+        rates = [10 * scale] if stem == "iozone" else [2 * scale, 4 * scale]
+        fio_report(
+            run / "fio" / f"{stem}.json",
+            {s: ("write" if s.endswith("write") else "read", rates) for s in sections},
+        )
     (run / "postmark.txt").write_text(POSTMARK.format(read=read, written=written))
     (run / "postmark-wall-ns.txt").write_text(f"{int(wall)}\n")
     (run / "mkfs.txt").write_text(DUMPE2FS.format(inode=128, flex=32))
@@ -99,15 +106,24 @@ def test_no_default_run_is_an_error_naming_it(tmp_path):
 
 def test_missing_fio_report_is_named(tmp_path):
     run = make_run(tmp_path / "d")
-    (run / "fio" / "ffsb-small-read.json").unlink()
-    with pytest.raises(TuningTableError, match="ffsb-small-read.json"):
+    (run / "fio" / "ffsb.json").unlink()
+    with pytest.raises(TuningTableError, match="ffsb.json: no fio report"):
+        run_rows("default", run)
+
+
+def test_missing_section_is_named(tmp_path):
+    run = make_run(tmp_path / "d")
+    fio_report(run / "fio" / "ffsb.json", {"large-write": ("write", [1])})
+    with pytest.raises(TuningTableError, match="ffsb.json: no job large-read"):
         run_rows("default", run)
 
 
 def test_fio_job_without_data_is_refused(tmp_path):
     run = make_run(tmp_path / "d")
-    fio_report(run / "fio" / "iozone-seq-read.json", "read", [0])
-    with pytest.raises(TuningTableError, match="iozone-seq-read.json: a job moved no read"):
+    sections = {s: ("write" if "write" in s else "read", [5]) for s in FIO_BENCHMARKS["iozone"][1]}
+    sections["seq-read"] = ("read", [0])
+    fio_report(run / "fio" / "iozone.json", sections)
+    with pytest.raises(TuningTableError, match="iozone.json: a seq-read job moved no read"):
         run_rows("default", run)
 
 
