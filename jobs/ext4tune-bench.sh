@@ -34,6 +34,21 @@ drop_caches() {
   echo 3 > /proc/sys/vm/drop_caches
 }
 
+# Linux refuses journal_async_commit in data=ordered mode (the default): record what
+# this kernel says when asked for it alone, so the data=writeback it needs is documented.
+probe_async_commit() {
+  case ",$mount_options," in *,journal_async_commit,*) ;; *) return 0 ;; esac
+  mkdir -p "$mnt"
+  if mount -t ext4 -o journal_async_commit "$MOBIFRAG_DISK" "$mnt" 2> probe.err; then
+    echo "journal_async_commit alone: mounted" > async-commit-probe.txt
+    umount "$mnt"
+  else
+    { echo "journal_async_commit alone: refused"; cat probe.err
+      dmesg | grep -i "journal_async_commit" | tail -1; } > async-commit-probe.txt
+  fi
+  rm -f probe.err
+}
+
 # run_fio FILE: every section of a job file in one fio process (each start of Debian's
 # fio loads 84 MB of libraries over the 9p root, 10-30 s in TCG); the file's
 # drop-before-* jobs run drop-caches.sh before each section. fio/<stem>.json, and the
