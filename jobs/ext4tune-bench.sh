@@ -4,8 +4,8 @@
 # create/delete trace (256 KB files to half full), then every benchmark runs after the
 # page cache is dropped: fio standing in for IOzone (benchmarks/fio/iozone.fio) and for
 # FFSB (benchmarks/fio/ffsb.fio), Debian's postmark, and filebench where installed.
-# Writes mkfs.txt (dumpe2fs -h), mount.txt, aging.json, df.txt, fio/iozone.json, fio/ffsb.json,
-# postmark.cfg, postmark.txt, postmark-wall-ns.txt, filebench.txt or filebench/absent.txt,
+# Writes mkfs.txt (dumpe2fs -h), mount.txt, aging.json, df.txt, fio/iozone.json,
+# fio/ffsb.json, postmark.cfg, postmark.txt, postmark-wall-ns.txt, filebench.txt or filebench/absent.txt,
 # and async-commit-probe.txt when the options ask for journal_async_commit.
 #
 #   ext4tune-bench.sh "MKFS_OPTIONS" "MOUNT_OPTIONS" TRACE SEED IOZONE_MIB \
@@ -23,7 +23,7 @@ benchmarks=$MOBIFRAG_ROOT/benchmarks
 command -v fio > /dev/null || die "fio is not installed"
 command -v postmark > /dev/null || die "postmark is not installed (apt-get install postmark)"
 
-# phase NAME: when each phase starts, seconds since the job did (job.log).
+# phase NAME: when each phase starts, in milliseconds since the job did (job.log).
 job_start=$(date +%s%N)
 phase() {
   echo "phase $1 at $(( ($(date +%s%N) - job_start) / 1000000 )) ms"
