@@ -9,7 +9,10 @@ import yaml
 from mobifrag.kernel import KernelInputError, kernel_dir
 from mobifrag.profiles import ProfileError, load_device
 
-PYTHON = sys.executable
+# The repo's venv by one fixed name, so `snakemake`, `python -m snakemake` and pytest agree on
+# this parameter and a changed spelling of the same interpreter reruns nothing.
+VENV_PYTHON = Path(workflow.basedir, ".venv/bin/python")
+PYTHON = str(VENV_PYTHON) if VENV_PYTHON.exists() else sys.executable
 AGENT = "agent/build/mobifrag-agent"
 RESULTS = "results/{device}/{scale}"
 FIGURES = "paper-figures/{device}/{scale}"
