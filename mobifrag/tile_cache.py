@@ -69,8 +69,7 @@ def build(out: Path, target_bytes: int, seed: int, sizes=None) -> int:
         for statement in SCHEMA:
             db.execute(statement)
         db.execute("INSERT INTO meta VALUES ('source', 'mobifrag.tile_cache')")
-        rows = 0
-        for level, x, y in tile_keys(rng):
+        for rows, (level, x, y) in enumerate(tile_keys(rng)):
             if rows % CHECK_EVERY == 0:
                 db.commit()
                 if out.stat().st_size >= target_bytes:
@@ -81,7 +80,6 @@ def build(out: Path, target_bytes: int, seed: int, sizes=None) -> int:
                 "INSERT INTO tiles VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (key, level, x, y, rng.randint(1, 5), rng.randint(0, 3), data),
             )
-            rows += 1
         raise TileCacheError(f"{target_bytes} bytes exceed every tile of the grid")
     finally:
         db.commit()

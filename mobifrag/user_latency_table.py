@@ -67,11 +67,13 @@ def phase_files(run: Path, phase: str, app: str) -> list[str]:
 
 def file_fragmentation(snapshot: Snapshot, paths: list[str], where: Path) -> dict[str, str]:
     """Fragments, mean and max DoF of the files (DoF 1 for a file with no data)."""
-    missing = [p for p in paths if p not in snapshot.extents]
+    listed = {entry.path for entry in snapshot.files}
+    missing = [p for p in paths if p not in listed]
     if missing:
         raise LatencyError(f"{where}: no fragcheck entry for {missing[0]}")
-    pieces = [len(fragments(snapshot.extents[p])) for p in paths]
-    dofs = [degree_of_fragmentation(snapshot.extents[p], snapshot.fs_type) or 1.0 for p in paths]
+    extents = [snapshot.extents.get(p, []) for p in paths]
+    pieces = [len(fragments(e)) for e in extents]
+    dofs = [degree_of_fragmentation(e, snapshot.fs_type) or 1.0 for e in extents]
     return {
         "files": str(len(paths)),
         "fragments": str(sum(pieces)),
@@ -86,9 +88,10 @@ def block_requests(summary: dict) -> int:
 
 
 def run_rows(state: str, run: Path, device: Path, ftl_sim: Path) -> list[dict[str, str]]:
+    times = read_times(run)
     snapshot = read_snapshot(run / "snapshot")
     rows = []
-    for phase, app, ns in read_times(run):
+    for phase, app, ns in times:
         trace = run / "blktrace" / ("sqlite" if phase == "sqlite" else f"{phase}-{app}")
         summary = ftl.replay(ftl_sim, device, trace)
         files = phase_files(run, phase, app)

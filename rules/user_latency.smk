@@ -14,11 +14,10 @@ ul_params = lambda scale: scale_params(scale)["user_latency"]
 ul_dir = lambda w: results("user-latency").format(device=w.device, scale=w.scale)
 
 
-def ul_model(app):
-    """The scenario model of an app: TMC Table 3's, or the game's (traces/launch/)."""
-    if app in UL["models"]:
-        return UL["models"][app]
-    return str(Path(config["autoage"]["models"], f"{app}.yaml"))
+# An app's scenario model: TMC Table 3's, or one the config names (the game).
+ul_model = lambda app: UL["models"].get(
+    app, str(Path(config["autoage"]["models"], f"{app}.yaml"))
+)
 
 
 rule user_latency_aging_trace:
