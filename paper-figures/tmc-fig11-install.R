@@ -6,6 +6,7 @@ args <- figure_args(1)
 latency <- read_table(args$tables[[1]])
 rows <- latency[latency$phase == "install", ]
 if (nrow(rows) == 0) stop("tmc-fig11-install: no install rows in ", args$tables[[1]])
+rows$state <- tools::toTitleCase(rows$state)
 states <- unique(rows$state)
 times <- rbind(
   data.frame(rows[c("app", "state", "requests")], ms = rows$modeled_ms, time = "modeled"),
