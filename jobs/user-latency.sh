@@ -32,7 +32,7 @@ while IFS="$(printf '\t')" read -r app package trace; do
   trace_start "install-$app"
   start=$(now)
   "$MOBIFRAG_AGENT" replay --trace "$install_dir/$trace" --root "$root" --seed "$seed" \
-    > "replay/$app.json" || die "installing $app failed"
+    > "replay/$app.json" < /dev/null || die "installing $app failed"
   sync
   printf 'install\t%s\t%s\n' "$app" $(( $(now) - start )) >> latency.tsv.partial
   trace_stop "install-$app"
