@@ -11,6 +11,16 @@
 UL = config["user_latency"]
 UL_STATES = "|".join(UL["states"])
 ul_params = lambda scale: scale_params(scale)["user_latency"]
+ul_states = lambda scale: ul_params(scale)["states"]
+
+# Checked now: a scale naming a state the config does not define stops the run.
+for name, preset in config["scales"].items():
+    unknown = sorted(set(preset["user_latency"]["states"]) - set(UL["states"]))
+    if unknown:
+        raise WorkflowError(
+            f"config: scales.{name}.user_latency.states: {', '.join(unknown)} not in"
+            f" user_latency.states ({', '.join(UL['states'])})"
+        )
 ul_dir = lambda w: results("user-latency").format(device=w.device, scale=w.scale)
 
 
@@ -35,7 +45,9 @@ rule user_latency_aging_trace:
         small_bytes=lambda w: max(UL["states"][w.state], 4) * 1024,
         # No deletes no small files (TMC §5.2).
         total_bytes=lambda w: (
-            ul_params(w.scale)["deleted_mib"] * 1024 * 1024 if UL["states"][w.state] else 0
+            ul_params(w.scale)["deleted_mib"] * 1024 * 1024
+            if UL["states"][w.state]
+            else 0
         ),
     shell:
         "{params.python} -m mobifrag.tracegen holes --disk-bytes {params.disk_bytes}"
@@ -134,8 +146,8 @@ rule user_latency_run:
 
 rule user_latency_table:
     input:
-        runs=lambda w: [f"{ul_dir(w)}/{state}/run" for state in UL["states"]],
-        aged=lambda w: [f"{ul_dir(w)}/aged/{state}" for state in UL["states"]],
+        runs=lambda w: [f"{ul_dir(w)}/{state}/run" for state in ul_states(w.scale)],
+        aged=lambda w: [f"{ul_dir(w)}/aged/{state}" for state in ul_states(w.scale)],
         profile="devices/{device}.yaml",
         sim=FTL_SIM,
     output:
@@ -145,7 +157,7 @@ rule user_latency_table:
     params:
         python=PYTHON,
         runs=lambda w: " ".join(
-            f"--run {state} {ul_dir(w)}/{state}/run" for state in UL["states"]
+            f"--run {state} {ul_dir(w)}/{state}/run" for state in ul_states(w.scale)
         ),
     shell:
         "{params.python} -m mobifrag.user_latency_table {params.runs}"

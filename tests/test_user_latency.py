@@ -16,6 +16,7 @@ pytestmark = pytest.mark.emulator
 RUN = "results/emulator-emmc/test/user-latency"
 FIGURES = "paper-figures/emulator-emmc/test"
 APPS = ["facebook", "twitter", "chrome", "earth", "game"]  # user_latency.apps
+STATES = ("no", "severe")  # scales.test.user_latency.states
 
 
 @pytest.fixture(scope="module")
@@ -39,7 +40,7 @@ def total(table, phase, state, column):
 
 @pytest.mark.parametrize("phase", ["launch", "install"])
 def test_every_app_is_measured_on_every_state(latency, phase):
-    for state in ("no", "moderate", "severe"):
+    for state in STATES:
         assert sorted(latency[(phase, state)]) == sorted(APPS)
         assert all(int(r["requests"]) > 0 for r in latency[(phase, state)].values())
 
@@ -60,13 +61,13 @@ def test_installed_files_fragment_in_the_holes(latency):
 
 
 def test_sqlite_queries_ran_on_every_state(latency):
-    for state in ("no", "moderate", "severe"):
+    for state in STATES:
         (row,) = latency[("sqlite", state)].values()
         assert float(row["emulator_wall_ms"]) > 0 and int(row["requests"]) > 0
 
 
 def test_aged_states_are_kept_with_their_snapshots(latency):
-    for state in ("no", "moderate", "severe"):
+    for state in STATES:
         aged = REPO / RUN / "aged" / state
         assert (aged / "disk.img").stat().st_size == 128 * 1024 * 1024
         files = {f.path for f in read_snapshot(aged / "snapshot").files}
