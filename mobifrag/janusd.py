@@ -17,6 +17,10 @@ later one). DIR gets `plan.csv` (one row per REMAP), `janusdl.csv` (ftl-sim's CS
 trace) and `after/`, the snapshot the remaps leave: the before snapshot with every
 file's blocks moved as the REMAP records say.
 
+`recurring-table`: per recurring run (`--run interval_days=N DEFRAGS`, the folder of
+its replayed defragmentations `day-NN/`), one row per day and method with the files and
+bytes e4defrag moved and the host and flash writes of each method (janusd §2.5, Fig. 5).
+
 `physical` (janusdP): the files whose DoF_P (ftl-sim's `--dop-out` table) exceeds the
 threshold are copied — read, then rewritten at the same addresses in file order, so
 the FTL stripes them again. DIR gets `selected.csv` and `janusd.csv`: the trace given
@@ -31,6 +35,7 @@ import sys
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from mobifrag.fragment_tables import parse_label, write_table
 from mobifrag.fragmentation import Extent, placed
 from mobifrag.snapshot import (
     EXTENTS_COLUMNS,
@@ -39,6 +44,7 @@ from mobifrag.snapshot import (
     read_snapshot,
     unescape_path,
 )
+from mobifrag.treatment_tables import FLASH_COLUMNS, flash_row
 
 SECTOR = 512
 TRACE_COLUMNS = ("time_ns", "op", "sector", "sectors", "dst_sector")
@@ -375,6 +381,39 @@ def physical(dop_csv: Path, snapshot_dir: Path, threshold: float, follow: Path, 
     return len(selected)
 
 
+RECURRING_COLUMNS = ("day", "method", "files_moved", "moved_bytes") + FLASH_COLUMNS
+
+
+def recurring_rows(label: dict[str, str], defrags: Path) -> list[dict[str, object]]:
+    """Per defragmentation day of one recurring run (`defrags/day-NN/`): the files and
+    bytes e4defrag moved, and what each method wrote to the device and to flash."""
+    rows = []
+    days = sorted(defrags.glob("day-*"))
+    if not days:
+        raise JanusdError(f"{defrags}: no day-NN defragmentations")
+    for folder in days:
+        with open(folder / "janusdl" / "plan.csv", newline="") as handle:
+            plan = list(csv.DictReader(handle))
+        moved = {
+            "files_moved": len({r["path"] for r in plan}),
+            "moved_bytes": sum(int(r["length_bytes"]) for r in plan),
+        }
+        day = int(folder.name.removeprefix("day-"))
+        for method in ("e4defrag", "janusdL"):
+            summary = flash_row(folder / f"ftl-{method.lower()}.json")
+            rows.append({**label, "day": day, "method": method, **moved, **summary})
+    return rows
+
+
+def recurring_table(runs: list[tuple[dict[str, str], Path]], out: Path) -> None:
+    keys: list[str] = []
+    rows = []
+    for label, defrags in runs:
+        keys += [k for k in label if k not in keys]
+        rows += recurring_rows(label, defrags)
+    write_table(out, tuple(keys) + RECURRING_COLUMNS, rows)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     commands = parser.add_subparsers(dest="command", required=True)
@@ -389,15 +428,21 @@ def main(argv: list[str] | None = None) -> int:
     phys.add_argument("--threshold", type=float, default=0.5)
     phys.add_argument("--follow", type=Path, required=True, help="janusdL's trace")
     phys.add_argument("--out", type=Path, required=True)
+    table = commands.add_parser("recurring-table", help="bytes per recurring defrag")
+    table.add_argument("--run", nargs=2, action="append", required=True)
+    table.add_argument("--out", type=Path, required=True)
     args = parser.parse_args(argv)
     try:
-        if args.command == "logical":
+        if args.command == "recurring-table":
+            runs = [(parse_label(label), Path(path)) for label, path in args.run]
+            recurring_table(runs, args.out)
+        elif args.command == "logical":
             n = logical(args.before, args.after, args.trace, args.out)
             print(f"janusd: {n} remap commands", file=sys.stderr)
         else:
             n = physical(args.dop, args.snapshot, args.threshold, args.follow, args.out)
             print(f"janusd: {n} files selected for janusdP", file=sys.stderr)
-    except (JanusdError, SnapshotError, OSError) as error:
+    except (JanusdError, SnapshotError, ValueError, OSError) as error:
         print(f"janusd: {error}", file=sys.stderr)
         return 1
     return 0

@@ -113,3 +113,106 @@ rule janusd_replay:
         " --format {params.format} {params.paths[trace]} --drain-cache"
         " --extents {params.paths[extents]} --dop-out {output.dop}"
         " -o {output.summary} 2> {log}"
+
+
+# Recurring defragmentation (janusd §2.5, Fig. 5): results/{device}/{scale}/janusd/recurring/
+#   traces/                      AutoAge day traces of `janusd.recurring_apps`
+#   every-{n}d/run/              the replay with e4defrag every n days (defrag/day-NN/,
+#                                blktrace/day-NN/)
+#   every-{n}d/defrags/day-NN/   e4defrag.csv, janusdl/, ftl-{e4defrag,janusdl}.json
+#   copies.csv                   bytes each method wrote per defragmentation
+RECURRING = "janusd/recurring"
+
+
+def recurring_runs(w):
+    """Label → the replayed defragmentations of each interval."""
+    run = results(RECURRING).format(device=w.device, scale=w.scale)
+    return {
+        f"interval_days={n}": f"{run}/every-{n}d/defrags"
+        for n in config["janusd"]["recurring_intervals"]
+    }
+
+
+rule janusd_recurring_traces:
+    output:
+        directory(results(f"{RECURRING}/traces")),
+    log:
+        results("logs/janusd-recurring-traces.log"),
+    params:
+        python=PYTHON,
+        models=config["autoage"]["models"],
+        apps=",".join(config["janusd"]["recurring_apps"]),
+        seed=config["seed"],
+        days=lambda w: scale_params(w.scale)["autoage"]["days"],
+        disk_bytes=lambda w: scale_params(w.scale)["autoage"]["disk_mib"] * 1024 * 1024,
+    shell:
+        "{params.python} -m mobifrag.tracegen autoage --models {params.models}"
+        " --apps {params.apps} --days {params.days} --seed {params.seed}"
+        " --disk-bytes {params.disk_bytes} --out {output} > {log} 2>&1"
+
+
+rule janusd_recurring:
+    input:
+        kernel=lambda w: device_kernel(w.device),
+        agent=lambda w: device_agent(w.device),
+        job="jobs/janusd-recurring.sh",
+        traces=results(f"{RECURRING}/traces"),
+    output:
+        out=directory(results(f"{RECURRING}/every-{{interval}}d/run")),
+    log:
+        results("logs/janusd-recurring-every-{interval}d.console.log"),
+    wildcard_constraints:
+        interval=r"\d+",
+    params:
+        python=PYTHON,
+        disk_mib=lambda w: scale_params(w.scale)["autoage"]["disk_mib"],
+        fs=TREAT_FS,
+        mkfs=TREAT_MKFS,
+        seed=config["seed"],
+    shell:
+        "{params.python} -m mobifrag.platform --device {wildcards.device}"
+        " --kernel {input.kernel} --agent {input.agent} --script {input.job}"
+        " --disk-mib {params.disk_mib} --out {output.out} --console {log}"
+        " -- {params.fs} {params.mkfs} $(realpath {input.traces}) {params.seed}"
+        " {wildcards.interval}"
+
+
+rule janusd_recurring_replays:
+    input:
+        run=results(f"{RECURRING}/every-{{interval}}d/run"),
+        profile="devices/{device}.yaml",
+        sim=FTL_SIM,
+    output:
+        directory(results(f"{RECURRING}/every-{{interval}}d/defrags")),
+    log:
+        results("logs/janusd-recurring-every-{interval}d-replays.log"),
+    wildcard_constraints:
+        interval=r"\d+",
+    params:
+        python=PYTHON,
+    shell:
+        "for before in {input.run}/defrag/*/before; do"
+        " day=$(basename $(dirname $before)); out={output}/$day; mkdir -p $out"
+        " && {input.sim} convert --format blktrace -o $out/e4defrag.csv"
+        " {input.run}/blktrace/$day"
+        " && {params.python} -m mobifrag.janusd logical --before $before"
+        " --after $(dirname $before)/after --trace $out/e4defrag.csv --out $out/janusdl"
+        " && {input.sim} replay --device {input.profile} --format blktrace --drain-cache"
+        " -o $out/ftl-e4defrag.json {input.run}/blktrace/$day"
+        " && {input.sim} replay --device {input.profile} --format csv --drain-cache"
+        " -o $out/ftl-janusdl.json $out/janusdl/janusdl.csv || exit 1; done > {log} 2>&1"
+
+
+rule janusd_recurring_table:
+    input:
+        lambda w: recurring_runs(w).values(),
+    output:
+        results(f"{RECURRING}/copies.csv"),
+    log:
+        results("logs/janusd-recurring-table.log"),
+    params:
+        python=PYTHON,
+        runs=lambda w: run_labels(recurring_runs(w)),
+    shell:
+        "{params.python} -m mobifrag.janusd recurring-table {params.runs}"
+        " --out {output} 2> {log}"
