@@ -8,38 +8,6 @@
 #   ftl-{method}.json, .dop.csv  each method's trace through ftl-sim after the appends'
 #                                trace (uncounted), map cache drained; DoF_P after it
 #   ftl-append.dop.csv           DoF_P of the files as the appends left them
-# and results/{device}/{scale}/treat/janusd/dof-p.csv, every file's DoF_P per method.
-
-JANUSD_RUN = "treat/e4defrag/{level}/threads-{threads}"
-JANUSD_WILDCARDS = {"level": "low|moderate|high|full", "threads": r"\d+"}
-
-# Per replayed method: its trace (format, path below the run folder), the layout whose
-# DoF_P is measured after it, and whether the appends' trace is replayed first (uncounted).
-JANUSD_REPLAYS = {
-    "append": ("blktrace", "blktrace-append", "run/snapshot", False),
-    "e4defrag": ("blktrace", "blktrace", "run/after", True),
-    "janusdl": ("csv", "janusdl/janusdl.csv", "janusdl/after", True),
-    "janusd": ("csv", "janusdp/janusd.csv", "janusdl/after", True),
-}
-
-
-def janusd_replay_paths(w):
-    """Trace, layout and preconditioning trace of one method's replay."""
-    run = results(JANUSD_RUN).format(**w)
-    fmt, trace, layout, after_appends = JANUSD_REPLAYS[w.method]
-    return {
-        "trace": f"{run}/{trace}",
-        "extents": f"{run}/{layout}/extents.tsv",
-        "precondition": f"--precondition-trace {run}/blktrace-append" if after_appends else "",
-    }
-
-
-def janusd_replay_inputs(w):
-    """The folders the replay reads (rule outputs: files inside them are not)."""
-    run = results(JANUSD_RUN).format(**w)
-    _, trace, layout, _ = JANUSD_REPLAYS[w.method]
-    folders = {f"{run}/{trace.split('/')[0]}", f"{run}/{layout.split('/')[0]}"}
-    return sorted(folders | {f"{run}/blktrace-append"})
 
 
 rule janusd_e4defrag_csv:
@@ -103,8 +71,8 @@ rule janusd_replay:
     log:
         results("logs/janusd-replay-{level}-{threads}-{method}.log"),
     wildcard_constraints:
-        method="|".join(JANUSD_REPLAYS),
         **JANUSD_WILDCARDS,
+        method="|".join(JANUSD_REPLAYS),
     params:
         format=lambda w: JANUSD_REPLAYS[w.method][0],
         paths=janusd_replay_paths,
@@ -121,18 +89,6 @@ rule janusd_replay:
 #                                blktrace/day-NN/)
 #   every-{n}d/defrags/day-NN/   e4defrag.csv, janusdl/, ftl-{e4defrag,janusdl}.json
 #   copies.csv                   bytes each method wrote per defragmentation
-RECURRING = "janusd/recurring"
-
-
-def recurring_runs(w):
-    """Label → the replayed defragmentations of each interval."""
-    run = results(RECURRING).format(device=w.device, scale=w.scale)
-    return {
-        f"interval_days={n}": f"{run}/every-{n}d/defrags"
-        for n in config["janusd"]["recurring_intervals"]
-    }
-
-
 rule janusd_recurring_traces:
     output:
         directory(results(f"{RECURRING}/traces")),
