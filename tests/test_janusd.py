@@ -179,3 +179,65 @@ def test_a_trace_that_is_not_ftl_sims_csv_is_named(tmp_path, capsys):
     bad.write_text("time_ns,op,sector,sectors\n1,write,x,8\n")
     with pytest.raises(JanusdError, match="bad.csv:2: not a trace row"):
         janusd.read_trace(bad)
+
+
+def ftl_summary(write_bytes, flash_bytes, remapped):
+    return {
+        "requests": {"write": {"count": 2, "bytes": write_bytes}},
+        "flash": {
+            "bytes_written": flash_bytes,
+            "page_programs": flash_bytes // B,
+            "waf": 1.0,
+            "remapped_pages": remapped,
+        },
+        "translation": {"page_writes": 1},
+    }
+
+
+def test_recurring_table_has_a_row_per_day_and_method(tmp_path):
+    import json
+
+    defrags = tmp_path / "defrags"
+    for day, moved in (("day-01", 3), ("day-02", 1)):
+        folder = defrags / day
+        (folder / "janusdl").mkdir(parents=True)
+        plan = ["path,order,time_ns,src_bytes,dst_bytes,length_bytes"]
+        plan += [f"f{i}.db,{i},0,0,{B},{B}" for i in range(moved)]
+        (folder / "janusdl" / "plan.csv").write_text("\n".join(plan) + "\n")
+        summaries = {"e4defrag": ftl_summary(moved * B + B, moved * B + 2 * B, 0)}
+        summaries["janusdl"] = ftl_summary(B, 2 * B, moved)
+        for name, data in summaries.items():
+            (folder / f"ftl-{name}.json").write_text(json.dumps(data))
+    out = tmp_path / "copies.csv"
+    assert (
+        janusd.main(
+            ["recurring-table", "--run", "interval_days=1", str(defrags)] + ["--out", str(out)]
+        )
+        == 0
+    )
+    with open(out) as handle:
+        rows = list(csv.DictReader(handle))
+    assert [(r["interval_days"], r["day"], r["method"], r["files_moved"]) for r in rows] == [
+        ("1", "1", "e4defrag", "3"),
+        ("1", "1", "janusdL", "3"),
+        ("1", "2", "e4defrag", "1"),
+        ("1", "2", "janusdL", "1"),
+    ]
+    assert rows[0]["moved_bytes"] == str(3 * B)
+    assert rows[1]["host_write_bytes"] == str(B) and rows[1]["remapped_pages"] == "3"
+
+
+def test_recurring_table_without_defragmentations_is_an_error(tmp_path, capsys):
+    (tmp_path / "empty").mkdir()
+    status = janusd.main(
+        [
+            "recurring-table",
+            "--run",
+            "interval_days=7",
+            str(tmp_path / "empty"),
+            "--out",
+            str(tmp_path / "o.csv"),
+        ]
+    )
+    assert status == 1
+    assert "no day-NN defragmentations" in capsys.readouterr().err
