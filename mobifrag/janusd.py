@@ -21,6 +21,10 @@ file's blocks moved as the REMAP records say.
 its replayed defragmentations `day-NN/`), one row per day and method with the files and
 bytes e4defrag moved and the host and flash writes of each method (janusd §2.5, Fig. 5).
 
+`launch`: an app's launch as block reads over a snapshot's layout (every file of the
+app read once, one request per physically contiguous piece), `reads.csv`, and the same
+blocks as writes in address order, `writes.csv`, to place them in the FTL first.
+
 `physical` (janusdP): the files whose DoF_P (ftl-sim's `--dop-out` table) exceeds the
 threshold are copied — read, then rewritten at the same addresses in file order, so
 the FTL stripes them again. DIR gets `selected.csv` and `janusd.csv`: the trace given
@@ -31,12 +35,13 @@ from __future__ import annotations
 
 import argparse
 import csv
+import json
 import sys
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from mobifrag.fragment_tables import parse_label, write_table
-from mobifrag.fragmentation import Extent, placed
+from mobifrag.fragmentation import Extent, fragments, placed
 from mobifrag.snapshot import (
     EXTENTS_COLUMNS,
     Snapshot,
@@ -381,6 +386,39 @@ def physical(dop_csv: Path, snapshot_dir: Path, threshold: float, follow: Path, 
     return len(selected)
 
 
+def app_files(snapshot: Snapshot, package: str) -> list[str]:
+    """What launching an app reads: its installed code (app/PACKAGE-N/) and data
+    (data/PACKAGE/), the files AutoAge gives it (traces/FORMAT.md)."""
+    prefixes = (f"app/{package}-", f"data/{package}/")
+    return sorted(p for p in snapshot.extents if p.startswith(prefixes))
+
+
+def launch_trace(snapshot: Snapshot, package: str, chunk: int = COPY_CHUNK_BYTES):
+    """Read every file of the app once, in file order: one request per physically
+    contiguous piece (up to `chunk` bytes), as the block layer would issue them."""
+    requests: list[Request] = []
+    for path in app_files(snapshot, package):
+        for piece in fragments(snapshot.extents[path]):
+            for offset in range(0, piece.length, chunk):
+                length = min(chunk, piece.length - offset)
+                sector = (piece.physical + offset) // SECTOR
+                requests.append(Request(len(requests) * 1000, "read", sector, length // SECTOR))
+    return requests
+
+
+def launch(snapshot_dir: Path, package: str, out: Path) -> int:
+    """`reads.csv`, the app's launch reads, and `writes.csv`, the same blocks written in
+    address order first (so the FTL holds them, striped alike for every layout)."""
+    reads = launch_trace(read_snapshot(snapshot_dir), package)
+    if not reads:
+        return 0  # not installed (yet): nothing to launch
+    writes = sorted((replace(r, op="write") for r in reads), key=lambda r: r.sector)
+    out.mkdir(parents=True, exist_ok=True)
+    write_trace(out / "reads.csv", reads)
+    write_trace(out / "writes.csv", [replace(r, time_ns=n) for n, r in enumerate(writes)])
+    return len(reads)
+
+
 RECURRING_COLUMNS = ("day", "method", "files_moved", "moved_bytes") + FLASH_COLUMNS
 
 
@@ -405,13 +443,45 @@ def recurring_rows(label: dict[str, str], defrags: Path) -> list[dict[str, objec
     return rows
 
 
-def recurring_table(runs: list[tuple[dict[str, str], Path]], out: Path) -> None:
-    keys: list[str] = []
+LAUNCH_COLUMNS = ("day", "package", "phase", "read_requests", "read_bytes")
+LAUNCH_COLUMNS += ("device_ms", "modeled_ms")
+
+
+def launch_rows(label: dict[str, str], defrags: Path) -> list[dict[str, object]]:
+    """Per defragmentation day, app and phase (before_defrag / after_defrag): the
+    launch's read requests and ftl-sim's times (`day-NN/launch-PACKAGE-PHASE.json`)."""
     rows = []
+    for summary in sorted(defrags.glob("day-*/launch-*-*.json")):
+        package, phase = summary.stem.removeprefix("launch-").rsplit("-", 1)
+        data = json.loads(summary.read_text())
+        time = data["time"]
+        rows.append(
+            {
+                **label,
+                "day": int(summary.parent.name.removeprefix("day-")),
+                "package": package,
+                "phase": f"{phase}_defrag",
+                "read_requests": data["requests"]["read"]["count"],
+                "read_bytes": data["requests"]["read"]["bytes"],
+                "device_ms": f"{time['device_busy_us'] / 1000:.6g}",
+                "modeled_ms": f"{time['modeled_us'] / 1000:.6g}",
+            }
+        )
+    return rows
+
+
+def recurring_table(
+    runs: list[tuple[dict[str, str], Path]], out: Path, launch_out: Path | None = None
+) -> None:
+    keys: list[str] = []
+    rows, launches = [], []
     for label, defrags in runs:
         keys += [k for k in label if k not in keys]
         rows += recurring_rows(label, defrags)
+        launches += launch_rows(label, defrags)
     write_table(out, tuple(keys) + RECURRING_COLUMNS, rows)
+    if launch_out:
+        write_table(launch_out, tuple(keys) + LAUNCH_COLUMNS, launches)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -428,14 +498,22 @@ def main(argv: list[str] | None = None) -> int:
     phys.add_argument("--threshold", type=float, default=0.5)
     phys.add_argument("--follow", type=Path, required=True, help="janusdL's trace")
     phys.add_argument("--out", type=Path, required=True)
+    app = commands.add_parser("launch", help="an app's launch reads over a snapshot")
+    app.add_argument("--snapshot", type=Path, required=True)
+    app.add_argument("--package", required=True)
+    app.add_argument("--out", type=Path, required=True)
     table = commands.add_parser("recurring-table", help="bytes per recurring defrag")
     table.add_argument("--run", nargs=2, action="append", required=True)
     table.add_argument("--out", type=Path, required=True)
+    table.add_argument("--launch-out", type=Path, help="launch reads before/after")
     args = parser.parse_args(argv)
     try:
         if args.command == "recurring-table":
             runs = [(parse_label(label), Path(path)) for label, path in args.run]
-            recurring_table(runs, args.out)
+            recurring_table(runs, args.out, args.launch_out)
+        elif args.command == "launch":
+            n = launch(args.snapshot, args.package, args.out)
+            print(f"janusd: {n} launch reads", file=sys.stderr)
         elif args.command == "logical":
             n = logical(args.before, args.after, args.trace, args.out)
             print(f"janusd: {n} remap commands", file=sys.stderr)

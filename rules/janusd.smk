@@ -87,8 +87,10 @@ rule janusd_replay:
 #   traces/                      AutoAge day traces of `janusd.recurring_apps`
 #   every-{n}d/run/              the replay with e4defrag every n days (defrag/day-NN/,
 #                                blktrace/day-NN/)
-#   every-{n}d/defrags/day-NN/   e4defrag.csv, janusdl/, ftl-{e4defrag,janusdl}.json
-#   copies.csv                   bytes each method wrote per defragmentation
+#   every-{n}d/defrags/day-NN/   e4defrag.csv, janusdl/, ftl-{e4defrag,janusdl}.json,
+#                                launch-PACKAGE-{before,after}/ and .json: each app's
+#                                launch reads over the layout before / after the defrag
+#   copies.csv, launch.csv       bytes each method wrote per defragmentation; launches
 rule janusd_recurring_traces:
     output:
         directory(results(f"{RECURRING}/traces")),
@@ -146,6 +148,7 @@ rule janusd_recurring_replays:
         interval=r"\d+",
     params:
         python=PYTHON,
+        packages=" ".join(app_package(a) for a in config["janusd"]["recurring_apps"]),
     shell:
         "for before in {input.run}/defrag/*/before; do"
         " day=$(basename $(dirname $before)); out={output}/$day; mkdir -p $out"
@@ -156,14 +159,22 @@ rule janusd_recurring_replays:
         " && {input.sim} replay --device {input.profile} --format blktrace --drain-cache"
         " -o $out/ftl-e4defrag.json {input.run}/blktrace/$day"
         " && {input.sim} replay --device {input.profile} --format csv --drain-cache"
-        " -o $out/ftl-janusdl.json $out/janusdl/janusdl.csv || exit 1; done > {log} 2>&1"
+        " -o $out/ftl-janusdl.json $out/janusdl/janusdl.csv || exit 1;"
+        " for pkg in {params.packages}; do for phase in before after; do"
+        " launch=$out/launch-$pkg-$phase && {params.python} -m mobifrag.janusd launch"
+        " --snapshot $(dirname $before)/$phase --package $pkg --out $launch || exit 1;"
+        " [ -f $launch/reads.csv ] || continue;"
+        " {input.sim} replay --device {input.profile} --precondition-format csv"
+        " --precondition-trace $launch/writes.csv --arrivals closed --format csv"
+        " -o $launch.json $launch/reads.csv || exit 1; done; done; done > {log} 2>&1"
 
 
 rule janusd_recurring_table:
     input:
         lambda w: recurring_runs(w).values(),
     output:
-        results(f"{RECURRING}/copies.csv"),
+        copies=results(f"{RECURRING}/copies.csv"),
+        launch=results(f"{RECURRING}/launch.csv"),
     log:
         results("logs/janusd-recurring-table.log"),
     params:
@@ -171,4 +182,4 @@ rule janusd_recurring_table:
         runs=lambda w: run_labels(recurring_runs(w)),
     shell:
         "{params.python} -m mobifrag.janusd recurring-table {params.runs}"
-        " --out {output} 2> {log}"
+        " --out {output.copies} --launch-out {output.launch} 2> {log}"

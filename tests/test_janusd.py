@@ -241,3 +241,45 @@ def test_recurring_table_without_defragmentations_is_an_error(tmp_path, capsys):
     )
     assert status == 1
     assert "no day-NN defragmentations" in capsys.readouterr().err
+
+
+def test_launch_reads_every_file_of_the_app_once_piece_by_piece():
+    s = snap(
+        {
+            "app/com.x-1/base.apk": [(0, 100, 130)],  # one piece, over two requests
+            "data/com.x/db/a.db": [(0, 10, 1), (1, 11, 1), (2, 40, 1)],  # two pieces
+            "data/com.xy/other.db": [(0, 500, 1)],  # another app
+            "fill/filler.bin": [(0, 600, 8)],
+        }
+    )
+    assert janusd.app_files(s, "com.x") == ["app/com.x-1/base.apk", "data/com.x/db/a.db"]
+    reads = janusd.launch_trace(s, "com.x")
+    chunk = janusd.COPY_CHUNK_BYTES // 512
+    assert [(r.op, r.sector, r.sectors) for r in reads] == [
+        ("read", 100 * S, chunk),
+        ("read", 100 * S + chunk, 130 * S - chunk),
+        ("read", 10 * S, 2 * S),
+        ("read", 40 * S, S),
+    ]
+    assert janusd.launch_trace(s, "com.absent") == []
+
+
+def test_launch_command_writes_reads_and_address_ordered_writes(snapshot_dir, tmp_path):
+    snap_dir = snapshot_dir(
+        files=[("data/com.x/a.db", 2 * B, 2 * B, 2, 5)],
+        extents=[
+            ("data/com.x/a.db", 0, 0, 70 * B, B, "-"),
+            ("data/com.x/a.db", 1, B, 20 * B, B, "last"),
+        ],
+    )
+    out = tmp_path / "launch"
+    assert (
+        janusd.main(
+            ["launch", "--snapshot", str(snap_dir), "--package", "com.x"] + ["--out", str(out)]
+        )
+        == 0
+    )
+    reads = janusd.read_trace(out / "reads.csv")
+    writes = janusd.read_trace(out / "writes.csv")
+    assert [r.sector for r in reads] == [70 * S, 20 * S]
+    assert [(r.op, r.sector) for r in writes] == [("write", 20 * S), ("write", 70 * S)]
