@@ -21,6 +21,9 @@ file's blocks moved as the REMAP records say.
 its replayed defragmentations `day-NN/`), one row per day and method with the files and
 bytes e4defrag moved and the host and flash writes of each method (janusd §2.5, Fig. 5).
 
+`dof-lp`: per e4defrag run folder (`--run level=low,threads=5 FOLDER`), each appender
+file's DoF_L (fragcheck) and DoF_P (ftl-sim after the appends) (janusd §3.1, Fig. 6).
+
 `launch`: an app's launch as block reads over a snapshot's layout (every file of the
 app read once, one request per physically contiguous piece), `reads.csv`, and the same
 blocks as writes in address order, `writes.csv`, to place them in the FTL first.
@@ -40,7 +43,7 @@ import sys
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from mobifrag.fragment_tables import parse_label, write_table
+from mobifrag.fragment_tables import dof_rows, parse_label, write_table
 from mobifrag.fragmentation import Extent, fragments, placed
 from mobifrag.snapshot import (
     EXTENTS_COLUMNS,
@@ -443,6 +446,35 @@ def recurring_rows(label: dict[str, str], defrags: Path) -> list[dict[str, objec
     return rows
 
 
+DOF_LP_COLUMNS = ("path", "dof", "dof_p", "pages")
+
+
+def dof_lp_rows(label: dict[str, str], folder: Path) -> list[dict[str, object]]:
+    """Each appender file's logical DoF (fragcheck, `run/snapshot`) and physical DoF_P
+    (ftl-sim after the appends' trace, `ftl-append.dop.csv`) (janusd §3.1, Fig. 6)."""
+    dof_p = read_dop(folder / "ftl-append.dop.csv")
+    with open(folder / "ftl-append.dop.csv", newline="") as handle:
+        pages = {unescape_path(r["file"]): r["pages"] for r in csv.DictReader(handle)}
+    rows = []
+    for row in dof_rows(read_snapshot(folder / "run" / "snapshot")):
+        path = str(row["path"])
+        if path not in dof_p:
+            raise JanusdError(f"{folder}: {path} has no DoF_P in ftl-append.dop.csv")
+        rows.append(
+            {**label, "path": path, "dof": row["dof"], "dof_p": dof_p[path], "pages": pages[path]}
+        )
+    return rows
+
+
+def dof_lp_table(runs: list[tuple[dict[str, str], Path]], out: Path) -> None:
+    keys: list[str] = []
+    rows = []
+    for label, folder in runs:
+        keys += [k for k in label if k not in keys]
+        rows += dof_lp_rows(label, folder)
+    write_table(out, tuple(keys) + DOF_LP_COLUMNS, rows)
+
+
 LAUNCH_COLUMNS = ("day", "package", "phase", "read_requests", "read_bytes")
 LAUNCH_COLUMNS += ("device_ms", "modeled_ms")
 
@@ -502,6 +534,9 @@ def main(argv: list[str] | None = None) -> int:
     app.add_argument("--snapshot", type=Path, required=True)
     app.add_argument("--package", required=True)
     app.add_argument("--out", type=Path, required=True)
+    lp = commands.add_parser("dof-lp", help="DoF_L and DoF_P of the appenders' files")
+    lp.add_argument("--run", nargs=2, action="append", required=True)
+    lp.add_argument("--out", type=Path, required=True)
     table = commands.add_parser("recurring-table", help="bytes per recurring defrag")
     table.add_argument("--run", nargs=2, action="append", required=True)
     table.add_argument("--out", type=Path, required=True)
@@ -511,6 +546,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "recurring-table":
             runs = [(parse_label(label), Path(path)) for label, path in args.run]
             recurring_table(runs, args.out, args.launch_out)
+        elif args.command == "dof-lp":
+            dof_lp_table([(parse_label(k), Path(v)) for k, v in args.run], args.out)
         elif args.command == "launch":
             n = launch(args.snapshot, args.package, args.out)
             print(f"janusd: {n} launch reads", file=sys.stderr)

@@ -54,6 +54,15 @@ def defrag_ftl_runs(treat: str, p: dict) -> dict[str, str]:
     }
 
 
+def defrag_folders(treat: str, p: dict) -> dict[str, str]:
+    """Every (level, threads) e4defrag run → its folder (janusd's DoF_L vs DoF_P)."""
+    return {
+        f"level={level},threads={n}": f"{treat}/e4defrag/{level}/threads-{n}"
+        for level in p["levels"]
+        for n in p["defrag_threads"]
+    }
+
+
 def journal_runs(treat: str, p: dict) -> dict[str, str]:
     """Every (journal mode, threads) insert benchmark → its snapshot (Fig. 15)."""
     return {

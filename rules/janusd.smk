@@ -183,3 +183,25 @@ rule janusd_recurring_table:
     shell:
         "{params.python} -m mobifrag.janusd recurring-table {params.runs}"
         " --out {output.copies} --launch-out {output.launch} 2> {log}"
+
+
+rule janusd_dof_lp_table:
+    input:
+        lambda w: [
+            f"{folder}/{name}"
+            for folder in treatment_runs.defrag_folders(
+                treat_dir(w), treat_params(w.scale)
+            ).values()
+            for name in ("run", "ftl-append.dop.csv")
+        ],
+    output:
+        results("treat/janusd/dof-lp.csv"),
+    log:
+        results("logs/janusd-dof-lp-table.log"),
+    params:
+        python=PYTHON,
+        runs=lambda w: run_labels(
+            treatment_runs.defrag_folders(treat_dir(w), treat_params(w.scale))
+        ),
+    shell:
+        "{params.python} -m mobifrag.janusd dof-lp {params.runs} --out {output} 2> {log}"

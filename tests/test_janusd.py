@@ -283,3 +283,30 @@ def test_launch_command_writes_reads_and_address_ordered_writes(snapshot_dir, tm
     writes = janusd.read_trace(out / "writes.csv")
     assert [r.sector for r in reads] == [70 * S, 20 * S]
     assert [(r.op, r.sector) for r in writes] == [("write", 20 * S), ("write", 70 * S)]
+
+
+def test_dof_lp_pairs_each_files_dof_with_its_dof_p(snapshot_dir, tmp_path):
+    folder = tmp_path / "threads-2"
+    files = [("writer0.db", 2 * B, 2 * B, 2, 5), ("writer1.db", 2 * B, 2 * B, 1, 6)]
+    snapshot_dir(
+        "threads-2/run/snapshot",
+        files=files,
+        extents=[
+            ("writer0.db", 0, 0, 10 * B, B, "-"),
+            ("writer0.db", 1, B, 20 * B, B, "last"),
+            ("writer1.db", 0, 0, 30 * B, 2 * B, "last"),
+        ],
+    )
+    dop = "file,pages,mapped_pages,avg_parallelism,dop,dof_p\n"
+    dop += "writer0.db,2,2,2,0.25,0.75\nwriter1.db,2,2,1,0.125,0.875\n"
+    (folder / "ftl-append.dop.csv").write_text(dop)
+    out = tmp_path / "lp.csv"
+    assert (
+        janusd.main(["dof-lp", "--run", "level=low,threads=2", str(folder), "--out", str(out)]) == 0
+    )
+    with open(out) as handle:
+        rows = [(r["path"], r["dof"], r["dof_p"], r["level"]) for r in csv.DictReader(handle)]
+    assert rows == [("writer0.db", "2", "0.75", "low"), ("writer1.db", "1", "0.875", "low")]
+    (folder / "ftl-append.dop.csv").write_text(dop.splitlines()[0] + "\n")
+    with pytest.raises(JanusdError, match="writer0.db has no DoF_P"):
+        janusd.dof_lp_rows({}, folder)

@@ -195,6 +195,10 @@ def test_treatment_runs_name_every_combination():
         f"{t}/e4defrag/low/threads-5/janusdl",
         f"{t}/e4defrag/low/threads-5/run",
     ]
+    assert treatment_runs.defrag_folders(t, PRESET) == {
+        "level=low,threads=5": f"{t}/e4defrag/low/threads-5",
+        "level=high,threads=5": f"{t}/e4defrag/high/threads-5",
+    }
     journal = treatment_runs.journal_runs(t, PRESET)
     assert treatment_runs.run_outputs(journal, 3) == [f"{t}/journal/persist", f"{t}/journal/wal"]
     sqlite = treatment_runs.sqlite_prealloc_runs(t, PRESET, lambda app: f"com.{app}")
