@@ -101,7 +101,10 @@ rule janusd_recurring_traces:
         models=config["autoage"]["models"],
         apps=",".join(config["janusd"]["recurring_apps"]),
         seed=config["seed"],
-        days=lambda w: scale_params(w.scale)["autoage"]["days"],
+        days=lambda w: min(
+            scale_params(w.scale)["autoage"]["days"],
+            config["janusd"]["recurring_days"],
+        ),
         disk_bytes=lambda w: scale_params(w.scale)["autoage"]["disk_mib"] * 1024 * 1024,
     shell:
         "{params.python} -m mobifrag.tracegen autoage --models {params.models}"
