@@ -4,6 +4,7 @@
         --out DIR
     python -m mobifrag.janusd physical --dop dop.csv --snapshot SNAP --threshold 0.5 \
         --follow janusdl.csv --out DIR
+    python -m mobifrag.janusd launch --snapshot SNAP --package PACKAGE --out DIR
 
 `logical` (janusdL): the plan is what the real e4defrag did — for every block of every
 file, its device address in the snapshot before (`--before`) and after (`--after`)
@@ -16,13 +17,6 @@ they run in e4defrag's order (a block freed by one file may be the destination o
 later one). DIR gets `plan.csv` (one row per REMAP), `janusdl.csv` (ftl-sim's CSV
 trace) and `after/`, the snapshot the remaps leave: the before snapshot with every
 file's blocks moved as the REMAP records say.
-
-`recurring-table`: per recurring run (`--run interval_days=N DEFRAGS`, the folder of
-its replayed defragmentations `day-NN/`), one row per day and method with the files and
-bytes e4defrag moved and the host and flash writes of each method (janusd §2.5, Fig. 5).
-
-`dof-lp`: per e4defrag run folder (`--run level=low,threads=5 FOLDER`), each appender
-file's DoF_L (fragcheck) and DoF_P (ftl-sim after the appends) (janusd §3.1, Fig. 6).
 
 `launch`: an app's launch as block reads over a snapshot's layout (every file of the
 app read once, one request per physically contiguous piece), `reads.csv`, and the same
@@ -38,12 +32,10 @@ from __future__ import annotations
 
 import argparse
 import csv
-import json
 import sys
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from mobifrag.fragment_tables import dof_rows, parse_label, write_table
 from mobifrag.fragmentation import Extent, fragments, placed
 from mobifrag.snapshot import (
     EXTENTS_COLUMNS,
@@ -52,7 +44,6 @@ from mobifrag.snapshot import (
     read_snapshot,
     unescape_path,
 )
-from mobifrag.treatment_tables import FLASH_COLUMNS, flash_row
 
 SECTOR = 512
 TRACE_COLUMNS = ("time_ns", "op", "sector", "sectors", "dst_sector")
@@ -422,100 +413,6 @@ def launch(snapshot_dir: Path, package: str, out: Path) -> int:
     return len(reads)
 
 
-RECURRING_COLUMNS = ("day", "method", "files_moved", "moved_bytes") + FLASH_COLUMNS
-
-
-def recurring_rows(label: dict[str, str], defrags: Path) -> list[dict[str, object]]:
-    """Per defragmentation day of one recurring run (`defrags/day-NN/`): the files and
-    bytes e4defrag moved, and what each method wrote to the device and to flash."""
-    rows = []
-    days = sorted(defrags.glob("day-*"))
-    if not days:
-        raise JanusdError(f"{defrags}: no day-NN defragmentations")
-    for folder in days:
-        with open(folder / "janusdl" / "plan.csv", newline="") as handle:
-            plan = list(csv.DictReader(handle))
-        moved = {
-            "files_moved": len({r["path"] for r in plan}),
-            "moved_bytes": sum(int(r["length_bytes"]) for r in plan),
-        }
-        day = int(folder.name.removeprefix("day-"))
-        for method in ("e4defrag", "janusdL"):
-            summary = flash_row(folder / f"ftl-{method.lower()}.json")
-            rows.append({**label, "day": day, "method": method, **moved, **summary})
-    return rows
-
-
-DOF_LP_COLUMNS = ("path", "dof", "dof_p", "pages")
-
-
-def dof_lp_rows(label: dict[str, str], folder: Path) -> list[dict[str, object]]:
-    """Each appender file's logical DoF (fragcheck, `run/snapshot`) and physical DoF_P
-    (ftl-sim after the appends' trace, `ftl-append.dop.csv`) (janusd §3.1, Fig. 6)."""
-    dof_p = read_dop(folder / "ftl-append.dop.csv")
-    with open(folder / "ftl-append.dop.csv", newline="") as handle:
-        pages = {unescape_path(r["file"]): r["pages"] for r in csv.DictReader(handle)}
-    rows = []
-    for row in dof_rows(read_snapshot(folder / "run" / "snapshot")):
-        path = str(row["path"])
-        if path not in dof_p:
-            raise JanusdError(f"{folder}: {path} has no DoF_P in ftl-append.dop.csv")
-        rows.append(
-            {**label, "path": path, "dof": row["dof"], "dof_p": dof_p[path], "pages": pages[path]}
-        )
-    return rows
-
-
-def dof_lp_table(runs: list[tuple[dict[str, str], Path]], out: Path) -> None:
-    keys: list[str] = []
-    rows = []
-    for label, folder in runs:
-        keys += [k for k in label if k not in keys]
-        rows += dof_lp_rows(label, folder)
-    write_table(out, tuple(keys) + DOF_LP_COLUMNS, rows)
-
-
-LAUNCH_COLUMNS = ("day", "package", "phase", "read_requests", "read_bytes")
-LAUNCH_COLUMNS += ("device_ms", "modeled_ms")
-
-
-def launch_rows(label: dict[str, str], defrags: Path) -> list[dict[str, object]]:
-    """Per defragmentation day, app and phase (before_defrag / after_defrag): the
-    launch's read requests and ftl-sim's times (`day-NN/launch-PACKAGE-PHASE.json`)."""
-    rows = []
-    for summary in sorted(defrags.glob("day-*/launch-*-*.json")):
-        package, phase = summary.stem.removeprefix("launch-").rsplit("-", 1)
-        data = json.loads(summary.read_text())
-        time = data["time"]
-        rows.append(
-            {
-                **label,
-                "day": int(summary.parent.name.removeprefix("day-")),
-                "package": package,
-                "phase": f"{phase}_defrag",
-                "read_requests": data["requests"]["read"]["count"],
-                "read_bytes": data["requests"]["read"]["bytes"],
-                "device_ms": f"{time['device_busy_us'] / 1000:.6g}",
-                "modeled_ms": f"{time['modeled_us'] / 1000:.6g}",
-            }
-        )
-    return rows
-
-
-def recurring_table(
-    runs: list[tuple[dict[str, str], Path]], out: Path, launch_out: Path | None = None
-) -> None:
-    keys: list[str] = []
-    rows, launches = [], []
-    for label, defrags in runs:
-        keys += [k for k in label if k not in keys]
-        rows += recurring_rows(label, defrags)
-        launches += launch_rows(label, defrags)
-    write_table(out, tuple(keys) + RECURRING_COLUMNS, rows)
-    if launch_out:
-        write_table(launch_out, tuple(keys) + LAUNCH_COLUMNS, launches)
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     commands = parser.add_subparsers(dest="command", required=True)
@@ -534,21 +431,9 @@ def main(argv: list[str] | None = None) -> int:
     app.add_argument("--snapshot", type=Path, required=True)
     app.add_argument("--package", required=True)
     app.add_argument("--out", type=Path, required=True)
-    lp = commands.add_parser("dof-lp", help="DoF_L and DoF_P of the appenders' files")
-    lp.add_argument("--run", nargs=2, action="append", required=True)
-    lp.add_argument("--out", type=Path, required=True)
-    table = commands.add_parser("recurring-table", help="bytes per recurring defrag")
-    table.add_argument("--run", nargs=2, action="append", required=True)
-    table.add_argument("--out", type=Path, required=True)
-    table.add_argument("--launch-out", type=Path, help="launch reads before/after")
     args = parser.parse_args(argv)
     try:
-        if args.command == "recurring-table":
-            runs = [(parse_label(label), Path(path)) for label, path in args.run]
-            recurring_table(runs, args.out, args.launch_out)
-        elif args.command == "dof-lp":
-            dof_lp_table([(parse_label(k), Path(v)) for k, v in args.run], args.out)
-        elif args.command == "launch":
+        if args.command == "launch":
             n = launch(args.snapshot, args.package, args.out)
             print(f"janusd: {n} launch reads", file=sys.stderr)
         elif args.command == "logical":
@@ -557,7 +442,7 @@ def main(argv: list[str] | None = None) -> int:
         else:
             n = physical(args.dop, args.snapshot, args.threshold, args.follow, args.out)
             print(f"janusd: {n} files selected for janusdP", file=sys.stderr)
-    except (JanusdError, SnapshotError, ValueError, OSError) as error:
+    except (JanusdError, SnapshotError, OSError) as error:
         print(f"janusd: {error}", file=sys.stderr)
         return 1
     return 0

@@ -184,7 +184,7 @@ rule janusd_recurring_table:
         python=PYTHON,
         runs=lambda w: run_labels(recurring_runs(w)),
     shell:
-        "{params.python} -m mobifrag.janusd recurring-table {params.runs}"
+        "{params.python} -m mobifrag.janusd_tables recurring {params.runs}"
         " --out {output.copies} --launch-out {output.launch} 2> {log}"
 
 
@@ -207,4 +207,4 @@ rule janusd_dof_lp_table:
             treatment_runs.defrag_folders(treat_dir(w), treat_params(w.scale))
         ),
     shell:
-        "{params.python} -m mobifrag.janusd dof-lp {params.runs} --out {output} 2> {log}"
+        "{params.python} -m mobifrag.janusd_tables dof-lp {params.runs} --out {output} 2> {log}"

@@ -4,7 +4,7 @@ import csv
 
 import pytest
 
-from mobifrag import janusd
+from mobifrag import janusd, janusd_tables
 from mobifrag.fragment_tables import dof_rows
 from mobifrag.fragmentation import Extent
 from mobifrag.janusd import JanusdError, Remap, Request
@@ -209,12 +209,8 @@ def test_recurring_table_has_a_row_per_day_and_method(tmp_path):
         for name, data in summaries.items():
             (folder / f"ftl-{name}.json").write_text(json.dumps(data))
     out = tmp_path / "copies.csv"
-    assert (
-        janusd.main(
-            ["recurring-table", "--run", "interval_days=1", str(defrags)] + ["--out", str(out)]
-        )
-        == 0
-    )
+    run = ["--run", "interval_days=1", str(defrags)]
+    assert janusd_tables.main(["recurring", *run, "--out", str(out)]) == 0
     with open(out) as handle:
         rows = list(csv.DictReader(handle))
     assert [(r["interval_days"], r["day"], r["method"], r["files_moved"]) for r in rows] == [
@@ -229,16 +225,8 @@ def test_recurring_table_has_a_row_per_day_and_method(tmp_path):
 
 def test_recurring_table_without_defragmentations_is_an_error(tmp_path, capsys):
     (tmp_path / "empty").mkdir()
-    status = janusd.main(
-        [
-            "recurring-table",
-            "--run",
-            "interval_days=7",
-            str(tmp_path / "empty"),
-            "--out",
-            str(tmp_path / "o.csv"),
-        ]
-    )
+    run = ["--run", "interval_days=7", str(tmp_path / "empty")]
+    status = janusd_tables.main(["recurring", *run, "--out", str(tmp_path / "o.csv")])
     assert status == 1
     assert "no day-NN defragmentations" in capsys.readouterr().err
 
@@ -302,11 +290,14 @@ def test_dof_lp_pairs_each_files_dof_with_its_dof_p(snapshot_dir, tmp_path):
     (folder / "ftl-append.dop.csv").write_text(dop)
     out = tmp_path / "lp.csv"
     assert (
-        janusd.main(["dof-lp", "--run", "level=low,threads=2", str(folder), "--out", str(out)]) == 0
+        janusd_tables.main(
+            ["dof-lp", "--run", "level=low,threads=2", str(folder), "--out", str(out)]
+        )
+        == 0
     )
     with open(out) as handle:
         rows = [(r["path"], r["dof"], r["dof_p"], r["level"]) for r in csv.DictReader(handle)]
     assert rows == [("writer0.db", "2", "0.75", "low"), ("writer1.db", "1", "0.875", "low")]
     (folder / "ftl-append.dop.csv").write_text(dop.splitlines()[0] + "\n")
     with pytest.raises(JanusdError, match="writer0.db has no DoF_P"):
-        janusd.dof_lp_rows({}, folder)
+        janusd_tables.dof_lp_rows({}, folder)
