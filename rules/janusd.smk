@@ -208,3 +208,22 @@ rule janusd_dof_lp_table:
         ),
     shell:
         "{params.python} -m mobifrag.janusd_tables dof-lp {params.runs} --out {output} 2> {log}"
+
+
+rule janusd_throughput:
+    input:
+        profile="devices/{device}.yaml",
+        sim=FTL_SIM,
+    output:
+        results("janusd/throughput.csv"),
+    log:
+        results("logs/janusd-throughput.log"),
+    params:
+        python=PYTHON,
+        file_kib=config["janusd"]["throughput"]["file_kib"],
+        dof_l=" ".join(map(str, config["janusd"]["throughput"]["dof_l"])),
+        planes=" ".join(map(str, config["janusd"]["throughput"]["planes_used"])),
+    shell:
+        "{params.python} -m mobifrag.janusd_throughput --ftl-sim {input.sim}"
+        " --device {input.profile} --file-kib {params.file_kib} --dof-l {params.dof_l}"
+        " --planes-used {params.planes} --out {output} 2> {log}"
