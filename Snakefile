@@ -22,11 +22,13 @@ include: "rules/ftl.smk"
 include: "rules/platform.smk"
 include: "rules/age.smk"
 include: "rules/treat.smk"
+include: "rules/janusd.smk"
 include: "rules/measure.smk"
 include: "rules/figures.smk"
 include: "rules/report.smk"
 include: "rules/device.smk"
 include: "rules/ars_selection.smk"
+include: "rules/user_latency.smk"
 include: "rules/ext4tune.smk"
 
 

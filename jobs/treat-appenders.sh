@@ -5,8 +5,9 @@
 # fallocate(KEEP_SIZE) when a file outgrows its reservation (0 = no preallocation).
 # The disk already holds the aged file system (a copy of treat-age.sh's disk).
 # Snapshot of the files as they lie on disk in ./snapshot/.
-# With `defrag`: then the real e4defrag on those files under blktrace (./blktrace/
-# e4defrag/, e4defrag.log) and a second snapshot in ./after/.
+# With `defrag`: the appends run under blktrace (./blktrace/append/: where the FTL put
+# the files' pages, for janusdP's DoF_P), then the real e4defrag on those files under
+# blktrace (./blktrace/e4defrag/, e4defrag.log) and a second snapshot in ./after/.
 #
 #   treat-appenders.sh FS THREADS RECORD FILE UNIT [defrag]
 set -eu
@@ -19,10 +20,12 @@ dir=$mnt/data/treat
 mount_fs "$fs" "$mnt"
 mkdir -p "$dir"
 df -k "$mnt" > df-before.txt
+if [ "$defrag" = defrag ]; then trace_start append; fi
 "$MOBIFRAG_AGENT" append --dir "$dir" --threads "$threads" --record-size "$record" \
   --file-size "$file" --prefix writer --suffix .db --sync fsync --prealloc "$unit" \
   --continue-on-enospc > append.json
 remount_fs "$fs" "$mnt"
+if [ "$defrag" = defrag ]; then trace_stop append; fi
 snapshot "$dir" snapshot
 if [ "$defrag" = defrag ]; then
   command -v e4defrag > /dev/null || die "e4defrag is not installed"

@@ -24,20 +24,40 @@ def prealloc_runs(treat: str, p: dict) -> dict[str, str]:
 
 
 def defrag_runs(treat: str, p: dict) -> dict[str, str]:
-    """Every (level, threads) e4defrag run → its snapshots before and after (Fig. 17a)."""
+    """Every (level, threads, method) defragmentation → its snapshots before and after
+    (Fig. 17a). Both methods start from the same run: e4defrag's `after` is the real
+    file system's, janusdL's is e4defrag's plan applied by remapping (rules/janusd.smk)."""
     runs = {}
     for level in p["levels"]:
         for n in p["defrag_threads"]:
-            run = f"{treat}/e4defrag/{level}/threads-{n}/run"
-            runs[f"level={level},threads={n},phase=before_defrag"] = f"{run}/snapshot"
-            runs[f"level={level},threads={n},phase=e4defrag"] = f"{run}/after"
+            folder = f"{treat}/e4defrag/{level}/threads-{n}"
+            afters = {"e4defrag": f"{folder}/run/after", "janusdL": f"{folder}/janusdl/after"}
+            for method, after in afters.items():
+                label = f"level={level},threads={n},method={method}"
+                runs[f"{label},phase=before_defrag"] = f"{folder}/run/snapshot"
+                runs[f"{label},phase=after_defrag"] = after
     return runs
 
 
 def defrag_ftl_runs(treat: str, p: dict) -> dict[str, str]:
-    """Every (level, threads) e4defrag run → ftl-sim's summary of its block trace."""
+    """Every (level, threads, method) defragmentation → ftl-sim's summary of its trace,
+    each replayed after the appends' trace with the map cache drained at the end
+    (Fig. 17b, rules/janusd.smk)."""
+    replays = {"e4defrag": "ftl-e4defrag.json", "janusdL": "ftl-janusdl.json"}
     return {
-        f"level={level},threads={n}": f"{treat}/e4defrag/{level}/threads-{n}/ftl.json"
+        f"level={level},threads={n},method={method}": (
+            f"{treat}/e4defrag/{level}/threads-{n}/{summary}"
+        )
+        for level in p["levels"]
+        for n in p["defrag_threads"]
+        for method, summary in replays.items()
+    }
+
+
+def defrag_folders(treat: str, p: dict) -> dict[str, str]:
+    """Every (level, threads) e4defrag run → its folder (janusd's DoF_L vs DoF_P)."""
+    return {
+        f"level={level},threads={n}": f"{treat}/e4defrag/{level}/threads-{n}"
         for level in p["levels"]
         for n in p["defrag_threads"]
     }

@@ -14,9 +14,9 @@ preallocation and not used, the "wasted" space of TMC Fig. 16).
 `prealloc-summary`: per label group of a `dof` table, the SQLite files, the share of
 those with DoF 1 (unfragmented) and the bytes reserved past EOF (TMC Fig. 16).
 
-`flash`: per ftl-sim replay summary (of the blktrace of one defragmentation), the host
-write requests and bytes the block trace carried and the bytes ftl-sim programmed to
-flash (TMC Fig. 17b's quantity).
+`flash`: per ftl-sim replay summary (of the block trace of one defragmentation), the host
+write requests and bytes the block trace carried, the bytes ftl-sim programmed to
+flash (TMC Fig. 17b's quantity), the pages remapped and the translation pages written.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ TREATMENT_COLUMNS = DOF_COLUMNS + ("kind", "past_eof_bytes")
 SUMMARY_COLUMNS = ("sqlite_files", "unfragmented_files", "unfragmented_share")
 SUMMARY_COLUMNS += ("wasted_bytes", "sqlite_bytes")
 FLASH_COLUMNS = ("host_write_requests", "host_write_bytes", "flash_bytes_written")
-FLASH_COLUMNS += ("flash_page_programs", "waf")
+FLASH_COLUMNS += ("flash_page_programs", "waf", "remapped_pages", "translation_page_writes")
 
 
 def sqlite_kind(path: str) -> str:
@@ -119,6 +119,9 @@ def flash_row(summary_json: Path) -> dict[str, object]:
             "flash_bytes_written": flash["bytes_written"],
             "flash_page_programs": flash["page_programs"],
             "waf": flash["waf"],
+            # janusdL's REMAPs move mapping entries only; their cost is translation writes.
+            "remapped_pages": flash["remapped_pages"],
+            "translation_page_writes": data["translation"]["page_writes"],
         }
     except (KeyError, TypeError) as error:
         raise ValueError(f"{summary_json}: not an ftl-sim summary (no {error})") from None

@@ -1,5 +1,5 @@
-# TMC Fig. 6 (Ext4 column): where the fragments of each file lie in the logical block
-# space after 1, 2 and 5 threads appended 4 KiB records with fsync to their own files.
+# TMC Fig. 6 (Ext4 column; F2FS as a second panel): where the fragments of each file lie
+# in the logical block space after 1, 2 and 5 threads appended 4 KiB records with fsync.
 source(file.path(dirname(sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))), "theme.R"))
 
 args <- figure_args(2)

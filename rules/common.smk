@@ -9,7 +9,10 @@ import yaml
 from mobifrag.kernel import KernelInputError, kernel_dir
 from mobifrag.profiles import ProfileError, load_device
 
-PYTHON = sys.executable
+# The repo's venv by one fixed name, so `snakemake`, `python -m snakemake` and pytest agree on
+# this parameter and a changed spelling of the same interpreter reruns nothing.
+VENV_PYTHON = Path(workflow.basedir, ".venv/bin/python")
+PYTHON = str(VENV_PYTHON) if VENV_PYTHON.exists() else sys.executable
 AGENT = "agent/build/mobifrag-agent"
 RESULTS = "results/{device}/{scale}"
 FIGURES = "paper-figures/{device}/{scale}"
@@ -261,3 +264,51 @@ def ars_selection_lists(device, scale):
         for app in config["ars_selection"]["apps"]
         for name in ("reserved.txt", "decisions.csv")
     ]
+
+
+# janusd (rules/janusd.smk): the e4defrag runs' folders each method replays from.
+JANUSD_RUN = "treat/e4defrag/{level}/threads-{threads}"
+JANUSD_WILDCARDS = {"level": "low|moderate|high|full", "threads": r"\d+"}
+
+# Per replayed method: its trace (format, path below the run folder), the layout whose
+# DoF_P is measured after it, and whether the appends' trace is replayed first (uncounted).
+JANUSD_REPLAYS = {
+    "append": ("blktrace", "blktrace-append", "run/snapshot", False),
+    "e4defrag": ("blktrace", "blktrace", "run/after", True),
+    "janusdl": ("csv", "janusdl/janusdl.csv", "janusdl/after", True),
+    "janusd": ("csv", "janusdp/janusd.csv", "janusdl/after", True),
+}
+
+
+def janusd_replay_paths(w):
+    """Trace, layout and preconditioning trace of one method's replay."""
+    run = results(JANUSD_RUN).format(**w)
+    _, trace, layout, after_appends = JANUSD_REPLAYS[w.method]
+    return {
+        "trace": f"{run}/{trace}",
+        "extents": f"{run}/{layout}/extents.tsv",
+        "precondition": (
+            f"--precondition-trace {run}/blktrace-append" if after_appends else ""
+        ),
+    }
+
+
+def janusd_replay_inputs(w):
+    """The folders the replay reads: outputs of other rules, which are folders."""
+    run = results(JANUSD_RUN).format(**w)
+    _, trace, layout, _ = JANUSD_REPLAYS[w.method]
+    tops = {Path(trace).parts[0], Path(layout).parts[0], "blktrace-append"}
+    return sorted(str(Path(run, top)) for top in tops)
+
+
+# janusd's recurring defragmentation (rules/janusd.smk).
+RECURRING = "janusd/recurring"
+
+
+def recurring_runs(w):
+    """Label → the replayed defragmentations of each interval."""
+    run = results(RECURRING).format(device=w.device, scale=w.scale)
+    return {
+        f"interval_days={n}": f"{run}/every-{n}d/defrags"
+        for n in config["janusd"]["recurring_intervals"]
+    }

@@ -5,7 +5,8 @@
 #   aging/{level}.iotrace, aged/{level}/disk.img      the Low / High file systems
 #   prealloc/{level}/threads-{n}/unit-{kib}/           appenders with preallocation
 #   e4defrag/{level}/threads-{n}/{run,blktrace}/       appenders, then e4defrag
-#   e4defrag/{level}/threads-{n}/ftl.json              ftl-sim replay (rules/ftl.smk)
+#   e4defrag/{level}/threads-{n}/blktrace-append/      the appends (janusdP's DoF_P)
+#   e4defrag/{level}/threads-{n}/janusdl/, janusdp/    janusd (rules/janusd.smk)
 #   journal/{mode}/, sqlite-prealloc/{app}/            replays on pristine disks
 
 from mobifrag import treatment_runs
@@ -96,6 +97,9 @@ rule treat_e4defrag:
     output:
         out=directory(results("treat/e4defrag/{level}/threads-{threads}/run")),
         blktrace=directory(results("treat/e4defrag/{level}/threads-{threads}/blktrace")),
+        appends=directory(
+            results("treat/e4defrag/{level}/threads-{threads}/blktrace-append")
+        ),
     log:
         results("logs/treat-e4defrag-{level}-threads-{threads}.console.log"),
     wildcard_constraints:
@@ -113,7 +117,9 @@ rule treat_e4defrag:
         " --disk-mib {params.disk_mib} --disk-from {input.aged}/disk.img"
         " --out {output.out} --console {log}"
         " -- {params.fs} {wildcards.threads} {params.record} {params.file} 0 defrag"
-        " && rm -rf {output.blktrace} && mv {output.out}/blktrace/e4defrag {output.blktrace}"
+        " && rm -rf {output.blktrace} {output.appends}"
+        " && mv {output.out}/blktrace/e4defrag {output.blktrace}"
+        " && mv {output.out}/blktrace/append {output.appends}"
 
 
 rule treat_journal_traces:

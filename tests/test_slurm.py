@@ -44,6 +44,8 @@ DEVICE = "emulator-emmc"
 SLURM_SCALE = "slurmtest"
 LOCAL_SCALE = "slurmlocal"
 SLICE = "concurrent-appenders"
+# One file system keeps the slice short: the test is about scheduling, not about F2FS.
+FILESYSTEM = "ext4"
 JOB_PREFIX = "mobifragtest"
 TIMEOUT_S = 600
 
@@ -85,7 +87,12 @@ def runs(emulator_kernel, slurm_cluster, tmp_path_factory):
     test_scale = yaml.safe_load((REPO / "config" / "config.yaml").read_text())["scales"]["test"]
     override = tmp_path_factory.mktemp("slurm") / "config.yaml"
     override.write_text(
-        yaml.safe_dump({"scales": {SLURM_SCALE: test_scale, LOCAL_SCALE: test_scale}})
+        yaml.safe_dump(
+            {
+                "scales": {SLURM_SCALE: test_scale, LOCAL_SCALE: test_scale},
+                "concurrent_appenders": {"filesystems": [FILESYSTEM]},
+            }
+        )
     )
     for scale in (SLURM_SCALE, LOCAL_SCALE):
         # Always fresh real runs: an earlier run's results must not stand in for these.
@@ -158,9 +165,7 @@ def megabytes(request: str) -> float:
 
 def expected_jobs() -> Counter:
     config = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
-    runs = len(config[SLICE.replace("-", "_")]["filesystems"]) * len(
-        config[SLICE.replace("-", "_")]["writers"]
-    )
+    runs = len(config[SLICE.replace("-", "_")]["writers"])
     return Counter({"concurrent_appenders": runs, "concurrent_appenders_tables": 1})
 
 
@@ -185,7 +190,8 @@ def test_every_job_went_through_slurm(runs):
         "writers"
     ]
     assert {job["Comment"] for job in jobs if "appenders_wildcards" in job["Comment"]} == {
-        f"rule_concurrent_appenders_wildcards_{DEVICE}_{SLURM_SCALE}_ext4_{n}" for n in writers
+        f"rule_concurrent_appenders_wildcards_{DEVICE}_{SLURM_SCALE}_{FILESYSTEM}_{n}"
+        for n in writers
     }
 
 

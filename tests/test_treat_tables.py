@@ -101,7 +101,8 @@ def test_dof_table_and_prealloc_summary(snapshot_dir, tmp_path):
 def test_flash_table_reads_ftl_sim_summaries(tmp_path):
     summary = {
         "requests": {"write": {"count": 10, "bytes": 40960, "latency_us": {}}},
-        "flash": {"bytes_written": 49152, "page_programs": 12, "waf": 1.2},
+        "flash": {"bytes_written": 49152, "page_programs": 12, "waf": 1.2, "remapped_pages": 3},
+        "translation": {"page_writes": 2},
     }
     ftl = tmp_path / "ftl.json"
     ftl.write_text(json.dumps(summary))
@@ -119,6 +120,8 @@ def test_flash_table_reads_ftl_sim_summaries(tmp_path):
         "flash_bytes_written": "49152",
         "flash_page_programs": "12",
         "waf": "1.2",
+        "remapped_pages": "3",
+        "translation_page_writes": "2",
     }
 
 
@@ -176,11 +179,26 @@ def test_treatment_runs_name_every_combination():
     )
     assert treatment_runs.run_outputs(pre, 1)[0] == f"{t}/prealloc/high/threads-1/unit-0"
     defrag = treatment_runs.defrag_runs(t, PRESET)
-    assert defrag["level=low,threads=5,phase=e4defrag"] == f"{t}/e4defrag/low/threads-5/run/after"
+    low = "level=low,threads=5"
+    assert defrag[f"{low},method=e4defrag,phase=after_defrag"] == (
+        f"{t}/e4defrag/low/threads-5/run/after"
+    )
+    assert defrag[f"{low},method=janusdL,phase=after_defrag"] == (
+        f"{t}/e4defrag/low/threads-5/janusdl/after"
+    )
+    assert defrag[f"{low},method=janusdL,phase=before_defrag"] == (
+        f"{t}/e4defrag/low/threads-5/run/snapshot"
+    )
     assert treatment_runs.run_outputs(defrag, 1) == [
+        f"{t}/e4defrag/high/threads-5/janusdl",
         f"{t}/e4defrag/high/threads-5/run",
+        f"{t}/e4defrag/low/threads-5/janusdl",
         f"{t}/e4defrag/low/threads-5/run",
     ]
+    assert treatment_runs.defrag_folders(t, PRESET) == {
+        "level=low,threads=5": f"{t}/e4defrag/low/threads-5",
+        "level=high,threads=5": f"{t}/e4defrag/high/threads-5",
+    }
     journal = treatment_runs.journal_runs(t, PRESET)
     assert treatment_runs.run_outputs(journal, 3) == [f"{t}/journal/persist", f"{t}/journal/wal"]
     sqlite = treatment_runs.sqlite_prealloc_runs(t, PRESET, lambda app: f"com.{app}")
@@ -188,6 +206,8 @@ def test_treatment_runs_name_every_combination():
         f"{t}/sqlite-prealloc/facebook/snapshots/facebook/unit-16384"
     )
     assert treatment_runs.defrag_ftl_runs(t, PRESET) == {
-        "level=low,threads=5": f"{t}/e4defrag/low/threads-5/ftl.json",
-        "level=high,threads=5": f"{t}/e4defrag/high/threads-5/ftl.json",
+        "level=low,threads=5,method=e4defrag": f"{t}/e4defrag/low/threads-5/ftl-e4defrag.json",
+        "level=low,threads=5,method=janusdL": f"{t}/e4defrag/low/threads-5/ftl-janusdl.json",
+        "level=high,threads=5,method=e4defrag": f"{t}/e4defrag/high/threads-5/ftl-e4defrag.json",
+        "level=high,threads=5,method=janusdL": f"{t}/e4defrag/high/threads-5/ftl-janusdl.json",
     }

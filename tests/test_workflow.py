@@ -13,8 +13,8 @@ def test_dry_run_shows_the_chain(tmp_path):
     override.write_text(yaml.safe_dump(config))
     run = snakemake("-n", "all", "--configfile", str(override), "--config", "scale=dryrun")
     jobs = planned_jobs(run.stdout + run.stderr)
-    writers = len(config["concurrent_appenders"]["writers"])
-    assert jobs["concurrent_appenders"] == writers
+    appenders = config["concurrent_appenders"]
+    assert jobs["concurrent_appenders"] == len(appenders["writers"]) * len(appenders["filesystems"])
     assert jobs["concurrent_appenders_tables"] == 1
     assert jobs["figure"] == len(yaml.safe_load((REPO / "paper-figures/registry.yaml").read_text()))
 
@@ -94,10 +94,11 @@ def test_figure_over_a_broken_table_names_the_rule_and_file(tmp_path):
     run_dir = REPO / "results/emulator-emmc" / scale
     shutil.rmtree(run_dir, ignore_errors=True)
     try:
-        appenders = run_dir / "concurrent-appenders/ext4"
-        for n in config["concurrent_appenders"]["writers"]:
-            write_snapshot(appenders / f"writers-{n}/snapshot", files=[], extents=[])
-        broken = appenders / "writers-1/snapshot/files.tsv"
+        appenders = run_dir / "concurrent-appenders"
+        for fs in config["concurrent_appenders"]["filesystems"]:
+            for n in config["concurrent_appenders"]["writers"]:
+                write_snapshot(appenders / f"{fs}/writers-{n}/snapshot", files=[], extents=[])
+        broken = appenders / "ext4/writers-1/snapshot/files.tsv"
         broken.write_text("path\tsize\n")
         figure = f"paper-figures/emulator-emmc/{scale}/tmc-fig06-layout.pdf"
         run = snakemake(

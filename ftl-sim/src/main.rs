@@ -30,6 +30,9 @@ enum Cmd {
     Replay(Box<ReplayArgs>),
     /// Write a synthetic trace (CSV or blktrace binary).
     Gen(GenArgs),
+    /// Rewrite a trace as CSV (time_ns,op,sector,sectors,dst_sector), the
+    /// requests a replay would see, in time order.
+    Convert(ConvertArgs),
     /// Print the device model and its derived geometry as JSON.
     Show(ModelArgs),
 }
@@ -85,6 +88,13 @@ struct ReplayArgs {
     /// --precondition-random).
     #[arg(long, default_value_t = 0.0)]
     precondition_random_fraction: f64,
+    /// Trace(s) replayed before the measured one and not counted (what was written
+    /// before: the measured trace then meets its data where it was placed).
+    #[arg(long)]
+    precondition_trace: Vec<PathBuf>,
+    /// Format of --precondition-trace.
+    #[arg(long, value_enum, default_value = "blktrace")]
+    precondition_format: Format,
     /// Seed of the preconditioning writes.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -109,9 +119,32 @@ struct ReplayArgs {
     /// Per-request latency log (CSV).
     #[arg(long)]
     per_request: Option<PathBuf>,
+    /// After the trace, write every dirty cached mapping entry back to its
+    /// translation page (counted), so mapping updates still in the cache show
+    /// up as flash writes.
+    #[arg(long)]
+    drain_cache: bool,
     /// Summary JSON (standard output if absent).
     #[arg(short, long)]
     out: Option<PathBuf>,
+}
+
+#[derive(Args)]
+struct ConvertArgs {
+    /// Trace format.
+    #[arg(long, value_enum)]
+    format: Format,
+    /// blktrace/blkparse event that stands for a request.
+    #[arg(long, value_enum, default_value = "issue")]
+    event: Event,
+    /// Trace files; for blktrace, per-CPU files or directories holding them.
+    #[arg(required = true)]
+    traces: Vec<PathBuf>,
+    /// Page size in bytes (uFLIP page numbers only).
+    #[arg(long, default_value_t = 4096)]
+    page_size: u32,
+    #[arg(short, long)]
+    out: PathBuf,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -156,6 +189,7 @@ fn main() -> ExitCode {
     let result = match cli.cmd {
         Cmd::Replay(a) => run_replay(&a),
         Cmd::Gen(a) => run_gen(&a),
+        Cmd::Convert(a) => run_convert(&a),
         Cmd::Show(a) => run_show(&a),
     };
     match result {
@@ -232,6 +266,22 @@ fn open_source(a: &ReplayArgs, page_size: u32) -> Result<(Box<dyn RequestSource>
     Ok((source, files))
 }
 
+/// Replay --precondition-trace (if any) uncounted; returns its request count.
+fn precondition_with_trace(ftl: &mut Ftl, a: &ReplayArgs, page_size: u32) -> Result<u64> {
+    if a.precondition_trace.is_empty() {
+        return Ok(0);
+    }
+    let files = trace::expand_paths(&a.precondition_trace, a.precondition_format)?;
+    let opts = ReadOptions {
+        event: a.event,
+        uflip_page_sectors: u64::from(page_size) / 512,
+    };
+    let mut source = trace::open(a.precondition_format, &files, opts)?;
+    let report = replay::replay(ftl, source.as_mut(), ReplayOptions::default(), None)?;
+    ftl.reset_measurements();
+    Ok(report.requests)
+}
+
 fn run_replay(a: &ReplayArgs) -> Result<()> {
     let (cfg, name, host_overhead_us) = load_model(&a.model)?;
     let mut ftl = Ftl::new(&cfg)?;
@@ -243,6 +293,7 @@ fn run_replay(a: &ReplayArgs) -> Result<()> {
     if random > 0 {
         ftl.precondition_random(random, a.seed)?;
     }
+    let preconditioned = precondition_with_trace(&mut ftl, a, cfg.geometry.page_size)?;
     let (mut source, files) = open_source(a, cfg.geometry.page_size)?;
     let opts = ReplayOptions {
         arrivals: a.arrivals,
@@ -257,6 +308,10 @@ fn run_replay(a: &ReplayArgs) -> Result<()> {
         }
         None => replay::replay(&mut ftl, source.as_mut(), opts, None)?,
     };
+    if a.drain_cache {
+        let end = ftl.requests.last_completion;
+        ftl.drain_map_cache(end)?;
+    }
     let dop_summary = match &a.extents {
         Some(p) => Some(write_dop(&ftl, a, p)?),
         None => None,
@@ -270,6 +325,8 @@ fn run_replay(a: &ReplayArgs) -> Result<()> {
         queue_depth: a.queue_depth,
         precondition_fill: a.precondition_fill,
         precondition_random_writes: random,
+        precondition_trace_requests: preconditioned,
+        drained_map_cache: a.drain_cache,
     };
     let s = summary::build(&ftl, run, &report, dop_summary);
     let json = serde_json::to_string_pretty(&s).expect("summary serialises");
@@ -339,6 +396,23 @@ fn run_gen(a: &GenArgs) -> Result<()> {
             w.write_all(&buf).map_err(io)?;
         }
     }
+    w.flush().map_err(io)
+}
+
+fn run_convert(a: &ConvertArgs) -> Result<()> {
+    let files = trace::expand_paths(&a.traces, a.format)?;
+    let opts = ReadOptions {
+        event: a.event,
+        uflip_page_sectors: u64::from(a.page_size) / 512,
+    };
+    let mut source = trace::open(a.format, &files, opts)?;
+    let mut reqs = Vec::new();
+    while let Some(traced) = source.next_request() {
+        reqs.push(traced?.req);
+    }
+    let mut w = create(&a.out)?;
+    let io = |e| Error::io(&a.out, e);
+    synth::write_csv(&reqs, &mut w).map_err(io)?;
     w.flush().map_err(io)
 }
 

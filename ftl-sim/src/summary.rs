@@ -49,6 +49,10 @@ pub struct ReplayInfo {
     pub reordered: u64,
     pub precondition_fill: f64,
     pub precondition_random_writes: u64,
+    /// Requests of --precondition-trace replayed before the trace (not counted).
+    pub precondition_trace_requests: u64,
+    /// Dirty mapping entries were written back after the trace (counted).
+    pub drained_map_cache: bool,
 }
 
 #[derive(Serialize)]
@@ -156,6 +160,8 @@ pub struct RunInfo {
     pub queue_depth: usize,
     pub precondition_fill: f64,
     pub precondition_random_writes: u64,
+    pub precondition_trace_requests: u64,
+    pub drained_map_cache: bool,
 }
 
 pub fn build(ftl: &Ftl, run: RunInfo, report: &ReplayReport, dop: Option<DopSummary>) -> Summary {
@@ -210,6 +216,8 @@ pub fn build(ftl: &Ftl, run: RunInfo, report: &ReplayReport, dop: Option<DopSumm
             reordered: report.reordered,
             precondition_fill: run.precondition_fill,
             precondition_random_writes: run.precondition_random_writes,
+            precondition_trace_requests: run.precondition_trace_requests,
+            drained_map_cache: run.drained_map_cache,
         },
         requests,
         time: TimeSummary {

@@ -266,3 +266,137 @@ fn both_device_profiles_load() {
         );
     }
 }
+
+#[test]
+fn convert_turns_blktrace_into_the_csv_a_replay_reads() {
+    let d = tmpdir("convert");
+    let dev = profile(&d);
+    let bt = d.join("bt");
+    std::fs::create_dir_all(&bt).unwrap();
+    let gen = |format: &str, out: &Path| {
+        let g = bin()
+            .args(["gen", "--op", "write-read", "--count", "300"])
+            .args(["--region-bytes", "4000000", "--gap-ns", "50000"])
+            .args(["--seed", "7", "--format", format, "-o"])
+            .arg(out)
+            .output()
+            .unwrap();
+        assert!(g.status.success(), "{}", stderr(&g));
+    };
+    gen("blktrace", &bt.join("t.blktrace.0"));
+    let csv = d.join("t.csv");
+    let c = bin()
+        .args(["convert", "--format", "blktrace", "-o"])
+        .arg(&csv)
+        .arg(&bt)
+        .output()
+        .unwrap();
+    assert!(c.status.success(), "{}", stderr(&c));
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some("time_ns,op,sector,sectors,dst_sector"));
+    let rows: Vec<&str> = lines.collect();
+    assert_eq!(rows.len(), 600);
+    // Issue events are 1 µs after the generated request times (the generator's Q→D gap).
+    assert!(rows[0].starts_with("1000,write,"), "{}", rows[0]);
+    assert!(rows[599].contains(",read,"), "{}", rows[599]);
+    // The converted CSV replays to the same requests as the binary trace.
+    let summary = |fmt: &str, trace: &Path, name: &str| {
+        let out = d.join(name);
+        let o = replay(&dev, fmt, trace, &["-o", out.to_str().unwrap()]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let v: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(out).unwrap()).unwrap();
+        (v["requests"].clone(), v["flash"].clone())
+    };
+    assert_eq!(
+        summary("blktrace", &bt, "a.json"),
+        summary("csv", &csv, "b.json")
+    );
+}
+
+#[test]
+fn drain_cache_counts_mapping_updates_left_in_the_cache() {
+    // Remaps only change mapping entries: with a cache large enough to hold them they
+    // are never evicted, so translation writes appear only when the cache is drained.
+    let d = tmpdir("drain");
+    let dev = profile(&d);
+    let trace = d.join("remap.csv");
+    let mut text = String::from("time_ns,op,sector,sectors,dst_sector\n0,write,0,64\n");
+    text.push_str("1000,remap,0,64,8192\n");
+    std::fs::write(&trace, text).unwrap();
+    let run = |extra: &[&str], name: &str| {
+        let out = d.join(name);
+        let mut args = vec!["--cache-bytes", "65536", "-o", out.to_str().unwrap()];
+        args.extend_from_slice(extra);
+        let o = replay(&dev, "csv", &trace, &args);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let v: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(out).unwrap()).unwrap();
+        v
+    };
+    let kept = run(&[], "kept.json");
+    let drained = run(&["--drain-cache"], "drained.json");
+    assert_eq!(kept["translation"]["page_writes"], 0);
+    assert_eq!(kept["replay"]["drained_map_cache"], false);
+    assert_eq!(drained["replay"]["drained_map_cache"], true);
+    // Sectors 0..64 and 8192..8256 are logical pages 0..8 and 1024..1032: two
+    // translation pages of 1,024 entries each.
+    assert_eq!(drained["translation"]["page_writes"], 2);
+    assert_eq!(drained["flash"]["host_page_writes"], 8);
+    assert_eq!(drained["flash"]["page_programs"], 10);
+    assert_eq!(drained["flash"]["remapped_pages"], 8);
+}
+
+#[test]
+fn precondition_trace_places_data_without_counting_it() {
+    // The file's pages are written by the preconditioning trace, then remapped to a new
+    // address: the DoP table finds every page there, and only the remap is counted.
+    let d = tmpdir("precondition");
+    let dev = profile(&d);
+    let before = d.join("before.csv");
+    std::fs::write(&before, "time_ns,op,sector,sectors\n0,write,0,64\n").unwrap();
+    let trace = d.join("remap.csv");
+    std::fs::write(
+        &trace,
+        "time_ns,op,sector,sectors,dst_sector\n0,remap,0,64,8192\n",
+    )
+    .unwrap();
+    let extents = d.join("extents.tsv");
+    std::fs::write(
+        &extents,
+        "path\tlogical_bytes\tphysical_bytes\tlength_bytes\nf.db\t0\t4194304\t32768\n",
+    )
+    .unwrap();
+    let run = |extra: &[&str], name: &str| {
+        let out = d.join(format!("{name}.json"));
+        let dop = d.join(format!("{name}.dop.csv"));
+        let mut args = vec!["--extents", extents.to_str().unwrap()];
+        args.extend_from_slice(&["--dop-out", dop.to_str().unwrap()]);
+        args.extend_from_slice(&["-o", out.to_str().unwrap()]);
+        args.extend_from_slice(extra);
+        let o = replay(&dev, "csv", &trace, &args);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let v: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(out).unwrap()).unwrap();
+        let row = std::fs::read_to_string(dop)
+            .unwrap()
+            .lines()
+            .nth(1)
+            .unwrap()
+            .to_string();
+        (v, row)
+    };
+    let pre = ["--precondition-trace", before.to_str().unwrap()];
+    let (v, row) = run(
+        &[&pre[..], &["--precondition-format", "csv"]].concat(),
+        "pre",
+    );
+    assert_eq!(v["replay"]["precondition_trace_requests"], 1);
+    assert_eq!(v["flash"]["host_page_writes"], 0);
+    assert_eq!(v["flash"]["remapped_pages"], 8);
+    assert!(row.starts_with("f.db,8,8,"), "{row}");
+    let (v, row) = run(&[], "fresh");
+    assert_eq!(v["replay"]["precondition_trace_requests"], 0);
+    assert!(row.starts_with("f.db,8,0,"), "{row}");
+}

@@ -56,6 +56,11 @@ def _size(text: str) -> int:
     return value
 
 
+def _size_or_zero(text: str) -> int:
+    """A size, or 0 (the No aging state of TMC §5.2 deletes no small files)."""
+    return 0 if text.strip() == "0" else _size(text)
+
+
 def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(
         prog="python -m mobifrag.tracegen",
@@ -132,7 +137,7 @@ def parser() -> argparse.ArgumentParser:
     ho.add_argument("--disk-bytes", required=True, type=_size)
     ho.add_argument("--fullness", required=True, type=int, help="percent of the disk")
     ho.add_argument("--small-bytes", required=True, type=_size)
-    ho.add_argument("--small-total", required=True, type=_size)
+    ho.add_argument("--small-total", required=True, type=_size_or_zero, help="0: no holes")
     ho.add_argument("--seed", required=True, type=int)
     ho.add_argument("--out", required=True, type=Path)
 

@@ -1,0 +1,24 @@
+#!/bin/sh
+# An aged state kept for later runs (TMC §5.2's No / Moderate / Severe): a fresh file
+# system aged by one trace, left on the test disk (platform --keep-disk) so every run
+# starts from a copy of it (--disk-from). Writes replay.json, snapshot/ (fragcheck of
+# every file), df.txt, freespace.txt.
+#
+#   age-state.sh FS "MKFS_OPTIONS" TRACE SEED
+set -eu
+. "$MOBIFRAG_ROOT/jobs/lib.sh"
+[ $# -eq 4 ] || die "usage: age-state.sh FS MKFS_OPTIONS TRACE SEED"
+fs=$1 mkfs_options=$2 trace=$3 seed=$4
+mnt=$TMPDIR/fs
+[ -f "$trace" ] || die "no trace $trace"
+
+make_fs "$fs" "$mkfs_options"
+mount_fs "$fs" "$mnt"
+mkdir -p "$mnt/data"
+"$MOBIFRAG_AGENT" replay --trace "$trace" --root "$mnt/data" --seed "$seed" \
+  > replay.json || die "aging replay failed"
+remount_fs "$fs" "$mnt"
+snapshot "$mnt/data" snapshot
+df -k "$mnt" > df.txt
+umount "$mnt"
+free_space_histogram "$fs" > freespace.txt

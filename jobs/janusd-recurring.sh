@@ -1,0 +1,37 @@
+#!/bin/sh
+# Recurring defragmentation under app installs and updates (janusd §2.5, Fig. 5): replay
+# AutoAge day traces (TRACE_DIR/day-NN.iotrace, in name order) on one fresh file system
+# and every INTERVAL days run the real e4defrag on all files under blktrace. Per
+# defragmentation day NN: ./defrag/day-NN/{before,after}/ (fragcheck snapshots around
+# e4defrag), ./blktrace/day-NN/ and ./defrag/day-NN/e4defrag.log.
+#
+#   janusd-recurring.sh FS "MKFS_OPTIONS" TRACE_DIR SEED INTERVAL
+set -eu
+. "$MOBIFRAG_ROOT/jobs/lib.sh"
+[ $# -eq 5 ] || die "usage: janusd-recurring.sh FS MKFS_OPTIONS TRACE_DIR SEED INTERVAL"
+fs=$1 mkfs_options=$2 trace_dir=$3 seed=$4 interval=$5
+mnt=$TMPDIR/fs
+ls "$trace_dir"/day-*.iotrace > /dev/null 2>&1 || die "no day-NN.iotrace files in $trace_dir"
+[ "$interval" -ge 1 ] 2> /dev/null || die "interval $interval is not a number of days >= 1"
+command -v e4defrag > /dev/null || die "e4defrag is not installed"
+
+make_fs "$fs" "$mkfs_options"
+mount_fs "$fs" "$mnt"
+mkdir -p "$mnt/data" replay defrag
+for trace in "$trace_dir"/day-*.iotrace; do
+  name=$(basename "$trace" .iotrace)
+  day=$(echo "${name#day-}" | sed 's/^0*//')
+  "$MOBIFRAG_AGENT" replay --trace "$trace" --root "$mnt/data" --seed "$seed" \
+    > "replay/$name.json" || die "replay of $name failed"
+  [ -n "$day" ] && [ $((day % interval)) -eq 0 ] || continue
+  remount_fs "$fs" "$mnt"
+  snapshot "$mnt/data" "defrag/$name/before"
+  trace_start "$name"
+  e4defrag -v "$mnt/data" > "defrag/$name/e4defrag.log" 2>&1 \
+    || echo "e4defrag exited $?" >> "defrag/$name/e4defrag.log"
+  sync
+  trace_stop "$name"
+  remount_fs "$fs" "$mnt"
+  snapshot "$mnt/data" "defrag/$name/after"
+done
+umount "$mnt"

@@ -1,0 +1,229 @@
+# janusd (TMC §6.2.2; janusd §3–4) on the e4defrag runs of rules/treat.smk: janusdL
+# carries out e4defrag's relocation plan as FTL REMAP commands, janusdP copies the files
+# whose DoF_P exceeds `janusd.dof_p_threshold`. Paths under
+# results/{device}/{scale}/treat/e4defrag/{level}/threads-{n}/:
+#   e4defrag.csv                 e4defrag's block trace as CSV (ftl-sim convert)
+#   janusdl/                     plan.csv, janusdl.csv (the trace), after/ (the snapshot)
+#   janusdp/                     selected.csv, janusd.csv (janusdL's trace + janusdP's copies)
+#   ftl-{method}.json, .dop.csv  each method's trace through ftl-sim after the appends'
+#                                trace (uncounted), map cache drained; DoF_P after it
+#   ftl-append.dop.csv           DoF_P of the files as the appends left them
+
+
+rule janusd_e4defrag_csv:
+    input:
+        trace=results(f"{JANUSD_RUN}/blktrace"),
+        sim=FTL_SIM,
+    output:
+        results(f"{JANUSD_RUN}/e4defrag.csv"),
+    log:
+        results("logs/janusd-e4defrag-csv-{level}-{threads}.log"),
+    wildcard_constraints:
+        **JANUSD_WILDCARDS,
+    shell:
+        "{input.sim} convert --format blktrace -o {output} {input.trace} 2> {log}"
+
+
+rule janusd_logical:
+    input:
+        run=results(f"{JANUSD_RUN}/run"),
+        trace=results(f"{JANUSD_RUN}/e4defrag.csv"),
+    output:
+        directory(results(f"{JANUSD_RUN}/janusdl")),
+    log:
+        results("logs/janusd-logical-{level}-{threads}.log"),
+    wildcard_constraints:
+        **JANUSD_WILDCARDS,
+    params:
+        python=PYTHON,
+    shell:
+        "{params.python} -m mobifrag.janusd logical --before {input.run}/snapshot"
+        " --after {input.run}/after --trace {input.trace} --out {output} 2> {log}"
+
+
+rule janusd_physical:
+    input:
+        dop=results(f"{JANUSD_RUN}/ftl-append.dop.csv"),
+        janusdl=results(f"{JANUSD_RUN}/janusdl"),
+    output:
+        directory(results(f"{JANUSD_RUN}/janusdp")),
+    log:
+        results("logs/janusd-physical-{level}-{threads}.log"),
+    wildcard_constraints:
+        **JANUSD_WILDCARDS,
+    params:
+        python=PYTHON,
+        threshold=config["janusd"]["dof_p_threshold"],
+    shell:
+        "{params.python} -m mobifrag.janusd physical --dop {input.dop}"
+        " --snapshot {input.janusdl}/after --threshold {params.threshold}"
+        " --follow {input.janusdl}/janusdl.csv --out {output} 2> {log}"
+
+
+rule janusd_replay:
+    input:
+        folders=janusd_replay_inputs,
+        profile="devices/{device}.yaml",
+        sim=FTL_SIM,
+    output:
+        summary=results(f"{JANUSD_RUN}/ftl-{{method}}.json"),
+        dop=results(f"{JANUSD_RUN}/ftl-{{method}}.dop.csv"),
+    log:
+        results("logs/janusd-replay-{level}-{threads}-{method}.log"),
+    wildcard_constraints:
+        **JANUSD_WILDCARDS,
+        method="|".join(JANUSD_REPLAYS),
+    params:
+        format=lambda w: JANUSD_REPLAYS[w.method][0],
+        paths=janusd_replay_paths,
+    shell:
+        "{input.sim} replay --device {input.profile} {params.paths[precondition]}"
+        " --format {params.format} {params.paths[trace]} --drain-cache"
+        " --extents {params.paths[extents]} --dop-out {output.dop}"
+        " -o {output.summary} 2> {log}"
+
+
+# Recurring defragmentation (janusd §2.5, Fig. 5): results/{device}/{scale}/janusd/recurring/
+#   traces/                      AutoAge day traces of `janusd.recurring_apps`
+#   every-{n}d/run/              the replay with e4defrag every n days (defrag/day-NN/,
+#                                blktrace/day-NN/)
+#   every-{n}d/defrags/day-NN/   e4defrag.csv, janusdl/, ftl-{e4defrag,janusdl}.json,
+#                                launch-PACKAGE-{before,after}/ and .json: each app's
+#                                launch reads over the layout before / after the defrag
+#   copies.csv, launch.csv       bytes each method wrote per defragmentation; launches
+rule janusd_recurring_traces:
+    output:
+        directory(results(f"{RECURRING}/traces")),
+    log:
+        results("logs/janusd-recurring-traces.log"),
+    params:
+        python=PYTHON,
+        models=config["autoage"]["models"],
+        apps=",".join(config["janusd"]["recurring_apps"]),
+        seed=config["seed"],
+        days=lambda w: min(
+            scale_params(w.scale)["autoage"]["days"],
+            config["janusd"]["recurring_days"],
+        ),
+        disk_bytes=lambda w: scale_params(w.scale)["autoage"]["disk_mib"] * 1024 * 1024,
+    shell:
+        "{params.python} -m mobifrag.tracegen autoage --models {params.models}"
+        " --apps {params.apps} --days {params.days} --seed {params.seed}"
+        " --disk-bytes {params.disk_bytes} --out {output} > {log} 2>&1"
+
+
+rule janusd_recurring:
+    input:
+        kernel=lambda w: device_kernel(w.device),
+        agent=lambda w: device_agent(w.device),
+        job="jobs/janusd-recurring.sh",
+        traces=results(f"{RECURRING}/traces"),
+    output:
+        out=directory(results(f"{RECURRING}/every-{{interval}}d/run")),
+    log:
+        results("logs/janusd-recurring-every-{interval}d.console.log"),
+    wildcard_constraints:
+        interval=r"\d+",
+    params:
+        python=PYTHON,
+        disk_mib=lambda w: scale_params(w.scale)["autoage"]["disk_mib"],
+        fs=TREAT_FS,
+        mkfs=TREAT_MKFS,
+        seed=config["seed"],
+    shell:
+        "{params.python} -m mobifrag.platform --device {wildcards.device}"
+        " --kernel {input.kernel} --agent {input.agent} --script {input.job}"
+        " --disk-mib {params.disk_mib} --out {output.out} --console {log}"
+        " -- {params.fs} {params.mkfs} $(realpath {input.traces}) {params.seed}"
+        " {wildcards.interval}"
+
+
+rule janusd_recurring_replays:
+    input:
+        run=results(f"{RECURRING}/every-{{interval}}d/run"),
+        profile="devices/{device}.yaml",
+        sim=FTL_SIM,
+    output:
+        directory(results(f"{RECURRING}/every-{{interval}}d/defrags")),
+    log:
+        results("logs/janusd-recurring-every-{interval}d-replays.log"),
+    wildcard_constraints:
+        interval=r"\d+",
+    params:
+        python=PYTHON,
+        packages=" ".join(app_package(a) for a in config["janusd"]["recurring_apps"]),
+    shell:
+        "for before in {input.run}/defrag/*/before; do"
+        " day=$(basename $(dirname $before)); out={output}/$day; mkdir -p $out"
+        " && {input.sim} convert --format blktrace -o $out/e4defrag.csv"
+        " {input.run}/blktrace/$day"
+        " && {params.python} -m mobifrag.janusd logical --before $before"
+        " --after $(dirname $before)/after --trace $out/e4defrag.csv --out $out/janusdl"
+        " && {input.sim} replay --device {input.profile} --format blktrace --drain-cache"
+        " -o $out/ftl-e4defrag.json {input.run}/blktrace/$day"
+        " && {input.sim} replay --device {input.profile} --format csv --drain-cache"
+        " -o $out/ftl-janusdl.json $out/janusdl/janusdl.csv || exit 1;"
+        " for pkg in {params.packages}; do for phase in before after; do"
+        " launch=$out/launch-$pkg-$phase && {params.python} -m mobifrag.janusd launch"
+        " --snapshot $(dirname $before)/$phase --package $pkg --out $launch || exit 1;"
+        " [ -f $launch/reads.csv ] || continue;"
+        " {input.sim} replay --device {input.profile} --precondition-format csv"
+        " --precondition-trace $launch/writes.csv --arrivals closed --format csv"
+        " -o $launch.json $launch/reads.csv || exit 1; done; done; done > {log} 2>&1"
+
+
+rule janusd_recurring_table:
+    input:
+        lambda w: recurring_runs(w).values(),
+    output:
+        copies=results(f"{RECURRING}/copies.csv"),
+        launch=results(f"{RECURRING}/launch.csv"),
+    log:
+        results("logs/janusd-recurring-table.log"),
+    params:
+        python=PYTHON,
+        runs=lambda w: run_labels(recurring_runs(w)),
+    shell:
+        "{params.python} -m mobifrag.janusd_tables recurring {params.runs}"
+        " --out {output.copies} --launch-out {output.launch} 2> {log}"
+
+
+rule janusd_dof_lp_table:
+    input:
+        lambda w: [
+            f"{folder}/{name}"
+            for folder in treatment_runs.defrag_folders(
+                treat_dir(w), treat_params(w.scale)
+            ).values()
+            for name in ("run", "ftl-append.dop.csv")
+        ],
+    output:
+        results("treat/janusd/dof-lp.csv"),
+    log:
+        results("logs/janusd-dof-lp-table.log"),
+    params:
+        python=PYTHON,
+        runs=lambda w: run_labels(
+            treatment_runs.defrag_folders(treat_dir(w), treat_params(w.scale))
+        ),
+    shell:
+        "{params.python} -m mobifrag.janusd_tables dof-lp {params.runs} --out {output} 2> {log}"
+
+
+rule janusd_throughput:
+    input:
+        profile="devices/{device}.yaml",
+        sim=FTL_SIM,
+    output:
+        results("janusd/throughput.csv"),
+    log:
+        results("logs/janusd-throughput.log"),
+    params:
+        python=PYTHON,
+        file_kib=config["janusd"]["throughput"]["file_kib"],
+        dof_l=" ".join(map(str, config["janusd"]["throughput"]["dof_l"])),
+        planes=" ".join(map(str, config["janusd"]["throughput"]["planes_used"])),
+    shell:
+        "{params.python} -m mobifrag.janusd_throughput --ftl-sim {input.sim}"
+        " --device {input.profile} --file-kib {params.file_kib} --dof-l {params.dof_l}"
+        " --planes-used {params.planes} --out {output} 2> {log}"

@@ -1,0 +1,164 @@
+# User-perceived latencies (TMC §5.2, Figs. 10–12): app launch, app install and SQLite
+# queries on three aged states. Parameters: `user_latency` and each scale's
+# `user_latency` in config/config.yaml. Paths under results/{device}/{scale}/user-latency/:
+#   aging/{state}.iotrace, aged/{state}/        the No / Moderate / Severe images (kept
+#                                               disk.img + fragcheck snapshot/)
+#   install/                                    one install trace per app + apps.tsv
+#   tiles/mirth_cache.db                        the tile-cache database (host-built)
+#   {state}/run/                                installs, launches, queries (blktrace)
+#   latency.csv                                 the table of Figs. 10–12
+
+UL = config["user_latency"]
+UL_STATES = "|".join(UL["states"])
+ul_params = lambda scale: scale_params(scale)["user_latency"]
+ul_states = lambda scale: ul_params(scale)["states"]
+
+# Checked now: a scale naming a state the config does not define stops the run.
+for name, preset in config["scales"].items():
+    unknown = sorted(set(preset["user_latency"]["states"]) - set(UL["states"]))
+    if unknown:
+        raise WorkflowError(
+            f"config: scales.{name}.user_latency.states: {', '.join(unknown)} not in"
+            f" user_latency.states ({', '.join(UL['states'])})"
+        )
+ul_dir = lambda w: results("user-latency").format(device=w.device, scale=w.scale)
+
+
+# An app's scenario model: TMC Table 3's, or one the config names (the game).
+ul_model = lambda app: UL["models"].get(
+    app, str(Path(config["autoage"]["models"], f"{app}.yaml"))
+)
+
+
+rule user_latency_aging_trace:
+    output:
+        results("user-latency/aging/{state}.iotrace"),
+    log:
+        results("logs/user-latency-aging-{state}.log"),
+    wildcard_constraints:
+        state=UL_STATES,
+    params:
+        python=PYTHON,
+        seed=config["seed"],
+        fullness=config["filldelete"]["levels"][UL["fullness_level"]],
+        disk_bytes=lambda w: ul_params(w.scale)["disk_mib"] * 1024 * 1024,
+        small_bytes=lambda w: max(UL["states"][w.state], 4) * 1024,
+        # No deletes no small files (TMC §5.2).
+        total_bytes=lambda w: (
+            ul_params(w.scale)["deleted_mib"] * 1024 * 1024
+            if UL["states"][w.state]
+            else 0
+        ),
+    shell:
+        "{params.python} -m mobifrag.tracegen holes --disk-bytes {params.disk_bytes}"
+        " --fullness {params.fullness} --small-bytes {params.small_bytes}"
+        " --small-total {params.total_bytes} --seed {params.seed} --out {output}"
+        " > {log} 2>&1"
+
+
+rule user_latency_age:
+    input:
+        kernel=lambda w: device_kernel(w.device),
+        agent=lambda w: device_agent(w.device),
+        job="jobs/age-state.sh",
+        trace=results("user-latency/aging/{state}.iotrace"),
+    output:
+        out=directory(results("user-latency/aged/{state}")),
+    log:
+        results("logs/user-latency-aged-{state}.console.log"),
+    wildcard_constraints:
+        state=UL_STATES,
+    params:
+        python=PYTHON,
+        disk_mib=lambda w: ul_params(w.scale)["disk_mib"],
+        fs=UL["filesystem"],
+        mkfs=mkfs_options(UL["filesystem"]),
+        seed=config["seed"],
+    shell:
+        "{params.python} -m mobifrag.platform --device {wildcards.device}"
+        " --kernel {input.kernel} --agent {input.agent} --script {input.job}"
+        " --disk-mib {params.disk_mib} --out {output.out} --console {log} --keep-disk"
+        " -- {params.fs} {params.mkfs} $(realpath {input.trace}) {params.seed}"
+
+
+rule user_latency_install_traces:
+    input:
+        models=[ul_model(app) for app in UL["apps"]],
+    output:
+        directory(results("user-latency/install")),
+    log:
+        results("logs/user-latency-install-traces.log"),
+    params:
+        python=PYTHON,
+        seed=config["seed"],
+        apps=" ".join(UL["apps"]),
+        size_scale=lambda w: app_size_scale(ul_params(w.scale)["disk_mib"]),
+    shell:
+        "{params.python} -m mobifrag.user_latency_runs install-traces"
+        " --apps {params.apps} --models {input.models} --seed {params.seed}"
+        " --size-scale {params.size_scale} --out {output} > {log} 2>&1"
+
+
+rule user_latency_tile_db:
+    input:
+        model=Path(config["autoage"]["models"], "earth.yaml"),
+    output:
+        results("user-latency/tiles/mirth_cache.db"),
+    log:
+        results("logs/user-latency-tile-db.log"),
+    params:
+        python=PYTHON,
+        seed=config["seed"],
+        mib=lambda w: ul_params(w.scale)["tile_db_mib"],
+    shell:
+        "{params.python} -m mobifrag.tile_cache --bytes {params.mib}M --seed {params.seed}"
+        " --out {output} > {log} 2>&1"
+
+
+rule user_latency_run:
+    input:
+        kernel=lambda w: device_kernel(w.device),
+        agent=lambda w: device_agent(w.device),
+        job="jobs/user-latency.sh",
+        aged=results("user-latency/aged/{state}"),
+        install=results("user-latency/install"),
+        tiles=results("user-latency/tiles/mirth_cache.db"),
+        queries=UL["queries"],
+    output:
+        out=directory(results("user-latency/{state}/run")),
+    log:
+        results("logs/user-latency-{state}.console.log"),
+    wildcard_constraints:
+        state=UL_STATES,
+    params:
+        python=PYTHON,
+        disk_mib=lambda w: ul_params(w.scale)["disk_mib"],
+        fs=UL["filesystem"],
+        seed=config["seed"],
+    shell:
+        "{params.python} -m mobifrag.platform --device {wildcards.device}"
+        " --kernel {input.kernel} --agent {input.agent} --script {input.job}"
+        " --disk-mib {params.disk_mib} --disk-from {input.aged}/disk.img"
+        " --out {output.out} --console {log}"
+        " -- {params.fs} $(realpath {input.install}) $(realpath {input.tiles})"
+        " $(realpath {input.queries}) {params.seed}"
+
+
+rule user_latency_table:
+    input:
+        runs=lambda w: [f"{ul_dir(w)}/{state}/run" for state in ul_states(w.scale)],
+        aged=lambda w: [f"{ul_dir(w)}/aged/{state}" for state in ul_states(w.scale)],
+        profile="devices/{device}.yaml",
+        sim=FTL_SIM,
+    output:
+        results("user-latency/latency.csv"),
+    log:
+        results("logs/user-latency-table.log"),
+    params:
+        python=PYTHON,
+        runs=lambda w: " ".join(
+            f"--run {state} {ul_dir(w)}/{state}/run" for state in ul_states(w.scale)
+        ),
+    shell:
+        "{params.python} -m mobifrag.user_latency_table {params.runs}"
+        " --device {input.profile} --ftl-sim {input.sim} --table {output} 2> {log}"

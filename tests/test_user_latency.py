@@ -1,0 +1,83 @@
+"""TMC §5.2 end to end at the test scale: the No / Moderate / Severe images aged and
+kept, five apps installed and launched and the tile-cache queries replayed on a copy of
+each under blktrace, ftl-sim on every trace, Figs. 10–12 drawn from the table."""
+
+import csv
+import shutil
+from collections import defaultdict
+
+import pytest
+
+from conftest import REPO, snakemake
+from mobifrag.snapshot import read_snapshot
+
+pytestmark = pytest.mark.emulator
+
+RUN = "results/emulator-emmc/test/user-latency"
+FIGURES = "paper-figures/emulator-emmc/test"
+APPS = ["facebook", "twitter", "chrome", "earth", "game"]  # user_latency.apps
+STATES = ("no", "severe")  # scales.test.user_latency.states
+
+
+@pytest.fixture(scope="module")
+def latency(emulator_kernel):
+    # Always fresh real runs: results of an earlier run must not stand in for these.
+    shutil.rmtree(REPO / RUN, ignore_errors=True)
+    figures = [f"{FIGURES}/tmc-fig{n}.pdf" for n in ("10-launch", "11-install", "12-sqlite")]
+    # One emulator at a time.
+    snakemake(f"{RUN}/latency.csv", *figures, "--config", "scale=test", "--cores", "1")
+    with open(REPO / RUN / "latency.csv") as handle:
+        rows = list(csv.DictReader(handle))
+    table = defaultdict(dict)
+    for row in rows:
+        table[(row["phase"], row["state"])][row["app"]] = row
+    return table
+
+
+def total(table, phase, state, column):
+    return sum(float(row[column]) for row in table[(phase, state)].values())
+
+
+@pytest.mark.parametrize("phase", ["launch", "install"])
+def test_every_app_is_measured_on_every_state(latency, phase):
+    for state in STATES:
+        assert sorted(latency[(phase, state)]) == sorted(APPS)
+        assert all(int(r["requests"]) > 0 for r in latency[(phase, state)].values())
+
+
+@pytest.mark.parametrize("phase", ["launch", "install"])
+def test_severe_is_slower_than_no_on_modeled_time(latency, phase):
+    # TMC §5.2.1–5.2.2: the check this experiment must pass.
+    assert total(latency, phase, "severe", "modeled_ms") > total(latency, phase, "no", "modeled_ms")
+
+
+def test_installed_files_fragment_in_the_holes(latency):
+    assert total(latency, "launch", "severe", "fragments") > total(
+        latency, "launch", "no", "fragments"
+    )
+    assert total(latency, "launch", "severe", "requests") > total(
+        latency, "launch", "no", "requests"
+    )
+
+
+def test_sqlite_queries_ran_on_every_state(latency):
+    for state in STATES:
+        (row,) = latency[("sqlite", state)].values()
+        assert float(row["emulator_wall_ms"]) > 0 and int(row["requests"]) > 0
+
+
+def test_aged_states_are_kept_with_their_snapshots(latency):
+    for state in STATES:
+        aged = REPO / RUN / "aged" / state
+        assert (aged / "disk.img").stat().st_size == 128 * 1024 * 1024
+        files = {f.path for f in read_snapshot(aged / "snapshot").files}
+        assert "aging/large/filler.bin" in files
+        holes = [p for p in files if p.startswith("aging/comb/hole-")]
+        assert not holes, f"{state}: deleted small files remain"
+    severe = read_snapshot(REPO / RUN / "aged/severe/snapshot").files
+    assert sum(f.path.startswith("aging/comb/keep-") for f in severe) > 1000
+
+
+def test_figures_are_drawn(latency):
+    for n in ("10-launch", "11-install", "12-sqlite"):
+        assert (REPO / FIGURES / f"tmc-fig{n}.pdf").stat().st_size > 0
