@@ -27,6 +27,7 @@ include: "rules/figures.smk"
 include: "rules/report.smk"
 include: "rules/device.smk"
 include: "rules/ars_selection.smk"
+include: "rules/ars.smk"
 
 
 rule all:

@@ -261,3 +261,12 @@ def ars_selection_lists(device, scale):
         for app in config["ars_selection"]["apps"]
         for name in ("reserved.txt", "decisions.csv")
     ]
+
+
+# ARS kernel patch experiments (rules/ars.smk).
+def ars_runs(wildcards):
+    """Run label → output folder of every scheme's job of one kind."""
+    folder = results(f"ars/{wildcards.kind}").format(
+        device=wildcards.device, scale=wildcards.scale
+    )
+    return {f"scheme={s}": f"{folder}/{s}" for s in config["ars_kernel"]["schemes"]}
