@@ -18,7 +18,7 @@ printf 'block_size\trun\tbytes\tns\n' > reads.tsv
 for bs in $sizes; do
   scheme_mount "$scheme" "$mnt"
   mkdir "$mnt/bs-$bs"
-  ars_mark "$mnt/bs-$bs/file.db"
+  ars_mark "$mnt/bs-$bs/file.db" "$file"
   fio --name="bs-$bs" --filename="$mnt/bs-$bs/file.db" --rw=randwrite --bs="$bs" \
     --size="$file" --ioengine=psync --fsync=1 --fallocate=none --randrepeat=1 \
     --output=/dev/null || die "fio (bs $bs) failed"

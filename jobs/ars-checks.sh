@@ -40,7 +40,7 @@ for mount in plain ars; do
   mount_fs f2fs "$mnt" "$([ "$mount" = ars ] && echo ars || true)"
   mkdir "$mnt/unreserved" "$mnt/reserved"
   unreserved_writer "$mnt/unreserved/file"
-  ars_mark "$mnt/reserved/file.db"
+  ars_mark "$mnt/reserved/file.db" "$file"
   concurrent_writers "$mnt/reserved/file.db"
   remount_fs f2fs "$mnt"
   snapshot "$mnt/unreserved" "layout/$mount/unreserved"

@@ -1,11 +1,14 @@
 # Helpers of the ARS job scripts (kernel-patches/README.md, "ARS"): on top of lib.sh.
 
-# ars_mark PATH: create PATH if missing and give it the user.ars xattr (the per-file
-# switch of the ARS patch; the guest has no setfattr, Python's os.setxattr does it).
+# ars_mark PATH [SIZE]: create PATH if missing and give it the user.ars xattr (the
+# per-file switch of the ARS patch; the guest has no setfattr, Python's os.setxattr does
+# it). With SIZE, the (sparse) file is extended to SIZE bytes: fio unlinks and recreates
+# a file it has to extend, which would drop the xattr.
 ars_mark() {
   : >> "$1"
   python3 -c 'import os, sys; os.setxattr(sys.argv[1], "user.ars", b"1")' "$1" \
     || die "cannot set user.ars on $1"
+  [ -z "${2:-}" ] || truncate -s "$2" "$1" || die "cannot extend $1"
 }
 
 # ars_sysfs NAME: an ARS knob or counter of the mounted test disk.

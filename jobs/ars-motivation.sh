@@ -20,7 +20,7 @@ for kind in continuous fragmented; do
   [ "$kind" = fragmented ] && jobs=$writers
   scheme_mount "$scheme" "$mnt"
   mkdir "$mnt/$kind"
-  ars_mark "$mnt/$kind/file.db"
+  ars_mark "$mnt/$kind/file.db" "$file"
   fio --name="$kind" --filename="$mnt/$kind/file.db" --rw=write --bs=4k \
     --size=$(( file / jobs )) --offset_increment=$(( file / jobs )) --numjobs="$jobs" \
     --ioengine=psync --fsync=1 --fallocate=none --output=/dev/null || die "fio ($kind) failed"
