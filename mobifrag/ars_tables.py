@@ -6,13 +6,15 @@ RUN is the output folder of jobs/ars-motivation.sh or jobs/ars-blocksize.sh: a
 `reads.tsv` (case, run, bytes, ns: cold sequential reads of one file per case) and a
 fragcheck snapshot of that file per case under snapshot/<case>/. One row per run label
 and case: the file's fragments and extents (fragment_tables' definitions), its DoF, and
-the mean cold sequential read time and bandwidth over the runs.
+the median cold sequential read time over the runs with the bandwidth it gives (the
+median, as a TCG guest on a shared host now and then stalls one read).
 """
 
 from __future__ import annotations
 
 import argparse
 import csv
+import statistics
 import sys
 from pathlib import Path
 
@@ -46,12 +48,13 @@ def case_row(run: Path, value: str, reads: list[tuple[int, int]]) -> dict[str, o
     rows = dof_rows(read_snapshot(run / "snapshot" / value))
     if len(rows) != 1:
         raise ValueError(f"{run}/snapshot/{value}: expected one file, found {len(rows)}")
-    mean_ns = sum(ns for _, ns in reads) / len(reads)
-    mean_bytes = sum(b for b, _ in reads) / len(reads)
+    if len({b for b, _ in reads}) != 1:
+        raise ValueError(f"{run}/reads.tsv: reads of {value} differ in size")
+    median_ns = statistics.median(ns for _, ns in reads)
     row = {column: rows[0][column] for column in MEASURE_COLUMNS[:4]}
     row["read_runs"] = len(reads)
-    row["read_ms"] = f"{mean_ns / 1e6:.6g}"
-    row["read_mib_s"] = f"{mean_bytes / MIB / (mean_ns / 1e9):.6g}"
+    row["read_ms"] = f"{median_ns / 1e6:.6g}"
+    row["read_mib_s"] = f"{reads[0][0] / MIB / (median_ns / 1e9):.6g}"
     return row
 
 

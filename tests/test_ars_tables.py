@@ -16,9 +16,7 @@ def job_output(folder, extents_by_case, ns_by_case):
         lines += [f"{case}\t{run}\t{8 * MIB}\t{ns}" for run, ns in enumerate(times, 1)]
     (folder / "reads.tsv").write_text("\n".join(lines) + "\n")
     for case, extents in extents_by_case.items():
-        rows = [
-            ("file.db", i, i * 4096, (100 + 2 * i) * 4096, 4096, "") for i in range(extents)
-        ]
+        rows = [("file.db", i, i * 4096, (100 + 2 * i) * 4096, 4096, "") for i in range(extents)]
         write_snapshot(
             folder / "snapshot" / case,
             files=[("file.db", extents * 4096, extents * 4096, extents, 12)],
