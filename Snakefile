@@ -30,6 +30,7 @@ include: "rules/device.smk"
 include: "rules/ars_selection.smk"
 include: "rules/user_latency.smk"
 include: "rules/ext4tune.smk"
+include: "rules/ars.smk"
 
 
 rule all:

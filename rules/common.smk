@@ -312,3 +312,11 @@ def recurring_runs(w):
         f"interval_days={n}": f"{run}/every-{n}d/defrags"
         for n in config["janusd"]["recurring_intervals"]
     }
+
+# ARS kernel patch experiments (rules/ars.smk).
+def ars_runs(wildcards):
+    """Run label → output folder of every scheme's job of one kind."""
+    folder = results(f"ars/{wildcards.kind}").format(
+        device=wildcards.device, scale=wildcards.scale
+    )
+    return {f"scheme={s}": f"{folder}/{s}" for s in config["ars_kernel"]["schemes"]}

@@ -1,0 +1,32 @@
+#!/bin/sh
+# ARS Fig. 2 (§III): under one scheme (f2fs, ipu, ars, ars-ipu), a user.ars file of FILE
+# bytes written once at random offsets in requests of each size in BLOCK_SIZES (bytes,
+# space-separated), each fsync'd, on a fresh F2FS per size; then a fragcheck snapshot
+# and READS cold sequential reads. ./reads.tsv: block_size, run, bytes, ns;
+# ./snapshot/<bytes>/.
+#
+#   ars-blocksize.sh SCHEME FILE "BLOCK_SIZES" READS
+set -eu
+. "$MOBIFRAG_ROOT/jobs/lib.sh"
+. "$MOBIFRAG_ROOT/jobs/ars-lib.sh"
+[ $# -eq 4 ] || die "usage: ars-blocksize.sh SCHEME FILE BLOCK_SIZES READS"
+scheme=$1 file=$2 sizes=$3 reads=$4
+mnt=$TMPDIR/fs
+printf 'block_size\trun\tbytes\tns\n' > reads.tsv
+: > fsck.txt
+
+for bs in $sizes; do
+  scheme_mount "$scheme" "$mnt"
+  mkdir "$mnt/bs-$bs"
+  ars_mark "$mnt/bs-$bs/file.db" "$file"
+  fio --name="bs-$bs" --filename="$mnt/bs-$bs/file.db" --rw=randwrite --bs="$bs" \
+    --size="$file" --ioengine=psync --fsync=1 --fallocate=none --randrepeat=1 \
+    --output=/dev/null || die "fio (bs $bs) failed"
+  remount_fs f2fs "$mnt"
+  snapshot "$mnt/bs-$bs" "snapshot/$bs"
+  for run in $(seq "$reads"); do
+    printf '%s\t%s\t%s\t%s\n' "$bs" "$run" "$file" "$(cold_read "$mnt/bs-$bs/file.db")" >> reads.tsv
+  done
+  umount "$mnt"
+  f2fs_fsck "bs-$bs"
+done

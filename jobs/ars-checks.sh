@@ -1,0 +1,89 @@
+#!/bin/sh
+# Checks of the ARS kernel patch (ARS §IV.B–C), on fresh F2FS file systems:
+#  layout/   per mount (plain, ars): an unreserved file written by one deterministic
+#            4 KiB fsync writer (its layout must not depend on the patch), then a
+#            user.ars file written by WRITERS concurrent 4 KiB fsync writers of FILE
+#            bytes; fragcheck snapshots in ./layout/<mount>/.
+#  policy    one ars mount: a reservation below 70 %, the 70–80 % band (entered by
+#            lowering ars_reserve_util), then a fill above 80 %: refused reservations
+#            and reclaimed reserved space; ./policy.tsv (step, name, value).
+# fsck.f2fs after every part (./fsck.txt, ./*.fsck.log).
+#
+#   ars-checks.sh FILE WRITERS
+set -eu
+. "$MOBIFRAG_ROOT/jobs/lib.sh"
+. "$MOBIFRAG_ROOT/jobs/ars-lib.sh"
+[ $# -eq 2 ] || die "usage: ars-checks.sh FILE WRITERS"
+file=$1 writers=$2
+mnt=$TMPDIR/fs
+: > fsck.txt
+printf 'step\tname\tvalue\n' > policy.tsv
+
+record() { printf '%s\t%s\t%s\n' "$1" "$2" "$3" >> policy.tsv; }
+blocks_of() { stat -c %b "$1"; }  # 512-byte sectors allocated
+
+# One writer, fixed seed: the same requests in the same order on both mounts.
+unreserved_writer() {
+  fio --name=unreserved --filename="$1" --rw=randwrite --bs=4k --size=1m \
+    --ioengine=psync --fsync=1 --fallocate=none --randrepeat=1 --randseed=7 \
+    --output=/dev/null || die "fio (unreserved) failed"
+}
+
+concurrent_writers() {
+  fio --name=writers --filename="$1" --rw=write --bs=4k --size=$(( file / writers )) \
+    --offset_increment=$(( file / writers )) --numjobs="$writers" --ioengine=psync \
+    --fsync=1 --fallocate=none --output=/dev/null || die "fio (concurrent) failed"
+}
+
+for mount in plain ars; do
+  make_fs f2fs ""
+  mount_fs f2fs "$mnt" "$([ "$mount" = ars ] && echo ars || true)"
+  mkdir "$mnt/unreserved" "$mnt/reserved"
+  unreserved_writer "$mnt/unreserved/file"
+  ars_mark "$mnt/reserved/file.db" "$file"
+  concurrent_writers "$mnt/reserved/file.db"
+  remount_fs f2fs "$mnt"
+  snapshot "$mnt/unreserved" "layout/$mount/unreserved"
+  snapshot "$mnt/reserved" "layout/$mount/reserved"
+  umount "$mnt"
+  f2fs_fsck "layout-$mount"
+done
+
+make_fs f2fs ""
+mount_fs f2fs "$mnt" ars
+record start utilization "$(f2fs_utilization)"
+ars_mark "$mnt/a.db"
+dd if=/dev/zero of="$mnt/a.db" bs=4k count=1 conv=notrunc,fsync 2> /dev/null
+record reserve reservations "$(ars_sysfs ars_reservations)"
+record reserve a_sectors "$(blocks_of "$mnt/a.db")"
+
+# 70–80 %: a file holding a reservation gets another section, a new one none.
+ars_set ars_reserve_util 0
+dd if=/dev/zero of="$mnt/a.db" bs=4k count=1 seek=512 conv=notrunc,fsync 2> /dev/null
+ars_mark "$mnt/b.db"
+dd if=/dev/zero of="$mnt/b.db" bs=4k count=1 conv=notrunc,fsync 2> /dev/null
+record band reservations "$(ars_sysfs ars_reservations)"
+record band refused "$(ars_sysfs ars_refused)"
+record band a_sectors "$(blocks_of "$mnt/a.db")"
+record band b_sectors "$(blocks_of "$mnt/b.db")"
+ars_set ars_reserve_util 70
+
+# Above 80 %: an unreserved file fills the disk, then a new user.ars file writes.
+i=0
+while [ "$(f2fs_utilization)" -le 82 ]; do
+  dd if=/dev/zero of="$mnt/fill" bs=1M count=4 seek=$(( i * 4 )) conv=notrunc,fsync \
+    2> /dev/null || break
+  i=$(( i + 1 ))
+done
+record full utilization "$(f2fs_utilization)"
+record full a_sectors "$(blocks_of "$mnt/a.db")"
+ars_mark "$mnt/c.db"
+dd if=/dev/zero of="$mnt/c.db" bs=4k count=1 conv=notrunc,fsync 2> /dev/null
+record high reservations "$(ars_sysfs ars_reservations)"
+record high refused "$(ars_sysfs ars_refused)"
+record high reclaimed_blocks "$(ars_sysfs ars_reclaimed_blocks)"
+record high a_sectors "$(blocks_of "$mnt/a.db")"
+record high c_sectors "$(blocks_of "$mnt/c.db")"
+record high utilization "$(f2fs_utilization)"
+umount "$mnt"
+f2fs_fsck policy

@@ -1,0 +1,34 @@
+#!/bin/sh
+# ARS Fig. 1 (§III, repeated in §V.A): under one scheme (f2fs, ipu, ars, ars-ipu), a
+# continuous file written by one sequential 4 KiB fsync writer and a fragmented file of
+# the same size written by WRITERS concurrent 4 KiB fsync writers (each its own slice),
+# both user.ars files, each on a fresh F2FS; then a fragcheck snapshot and READS cold
+# sequential reads of each file. ./reads.tsv: file, run, bytes, ns; ./snapshot/<file>/.
+#
+#   ars-motivation.sh SCHEME FILE WRITERS READS
+set -eu
+. "$MOBIFRAG_ROOT/jobs/lib.sh"
+. "$MOBIFRAG_ROOT/jobs/ars-lib.sh"
+[ $# -eq 4 ] || die "usage: ars-motivation.sh SCHEME FILE WRITERS READS"
+scheme=$1 file=$2 writers=$3 reads=$4
+mnt=$TMPDIR/fs
+printf 'file\trun\tbytes\tns\n' > reads.tsv
+: > fsck.txt
+
+for kind in continuous fragmented; do
+  jobs=1
+  [ "$kind" = fragmented ] && jobs=$writers
+  scheme_mount "$scheme" "$mnt"
+  mkdir "$mnt/$kind"
+  ars_mark "$mnt/$kind/file.db" "$file"
+  fio --name="$kind" --filename="$mnt/$kind/file.db" --rw=write --bs=4k \
+    --size=$(( file / jobs )) --offset_increment=$(( file / jobs )) --numjobs="$jobs" \
+    --ioengine=psync --fsync=1 --fallocate=none --output=/dev/null || die "fio ($kind) failed"
+  remount_fs f2fs "$mnt"
+  snapshot "$mnt/$kind" "snapshot/$kind"
+  for run in $(seq "$reads"); do
+    printf '%s\t%s\t%s\t%s\n' "$kind" "$run" "$file" "$(cold_read "$mnt/$kind/file.db")" >> reads.tsv
+  done
+  umount "$mnt"
+  f2fs_fsck "$kind"
+done

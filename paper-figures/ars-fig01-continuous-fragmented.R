@@ -1,0 +1,27 @@
+# ARS Fig. 1 (§III; §V.A repeats it with ARS): extents and cold sequential-read bandwidth
+# of a continuous file (one sequential 4 KiB fsync writer) and a fragmented one (8
+# concurrent 4 KiB fsync writers) under F2FS, IPU, ARS and ARS+IPU.
+source(file.path(dirname(sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))), "theme.R"))
+
+args <- figure_args(1)
+runs <- read_table(args$tables[[1]])
+if (nrow(runs) == 0) stop("no runs in ", args$tables[[1]])
+schemes <- c("f2fs", "ipu", "ars", "ars-ipu")
+labels <- c("F2FS", "IPU", "ARS", "ARS+IPU")
+runs$scheme <- factor(runs$scheme, levels = schemes, labels = labels)
+runs$file <- factor(runs$file, levels = c("continuous", "fragmented"))
+long <- rbind(
+  data.frame(runs[c("scheme", "file")], measure = "extents", value = runs$extents),
+  data.frame(runs[c("scheme", "file")], measure = "sequential read (MiB/s)", value = runs$read_mib_s)
+)
+
+plot <- ggplot(long, aes(scheme, value, fill = file)) +
+  geom_col(position = position_dodge(width = 0.85), width = 0.8) +
+  geom_text(aes(label = signif(value, 3)), position = position_dodge(width = 0.85),
+    vjust = -0.3, size = 2.6) +
+  facet_wrap(~measure, scales = "free_y") +
+  scale_fill_manual(values = palette_for(2)) +
+  labs(x = NULL, y = NULL, fill = "file") +
+  theme_mobifrag()
+
+save_figure(plot, args)

@@ -1,0 +1,27 @@
+# ARS Fig. 2 (§III): fragments and cold sequential-read time of a file written once at
+# random offsets with one block size per run, each write fsync'd, under each scheme.
+source(file.path(dirname(sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))), "theme.R"))
+
+args <- figure_args(1)
+runs <- read_table(args$tables[[1]])
+if (nrow(runs) == 0) stop("no runs in ", args$tables[[1]])
+schemes <- c("f2fs", "ipu", "ars", "ars-ipu")
+labels <- c("F2FS", "IPU", "ARS", "ARS+IPU")
+runs$scheme <- factor(runs$scheme, levels = schemes, labels = labels)
+runs$kib <- runs$block_size / 1024
+long <- rbind(
+  data.frame(runs[c("scheme", "kib")], measure = "fragments", value = runs$fragments),
+  data.frame(runs[c("scheme", "kib")], measure = "sequential read (ms)", value = runs$read_ms)
+)
+
+plot <- ggplot(long, aes(kib, value, colour = scheme, shape = scheme)) +
+  geom_line() +
+  geom_point(size = 2) +
+  facet_wrap(~measure, scales = "free_y") +
+  scale_x_continuous(trans = "log2", breaks = sort(unique(runs$kib))) +
+  scale_y_log10() +
+  scale_colour_manual(values = palette_for(length(labels))) +
+  labs(x = "write block size (KiB)", y = NULL, colour = "scheme", shape = "scheme") +
+  theme_mobifrag()
+
+save_figure(plot, args)

@@ -1,0 +1,102 @@
+# ARS kernel stage (ARS §III, §V.A; kernel-patches/6.1/0001-f2fs-adaptive-reserved-
+# space.patch): the four schemes of `ars_kernel` in config/config.yaml, each on fresh
+# F2FS file systems in the emulator. Paths under results/{device}/{scale}/ars/:
+#   motivation/{scheme}/  Fig. 1: a continuous and a fragmented file (ars-motivation.sh)
+#   blocksize/{scheme}/   Fig. 2: a file written at random per block size (ars-blocksize.sh)
+#   motivation.csv, blocksize.csv  their tables (mobifrag/ars_tables.py)
+#   checks/               the patch's checks (ars-checks.sh, tests/test_ars_kernel.py)
+
+ars_kernel = lambda scale: scale_params(scale)["ars_kernel"]
+ARS_SCHEMES = "|".join(config["ars_kernel"]["schemes"])
+
+
+rule ars_motivation:
+    input:
+        kernel=lambda w: device_kernel(w.device),
+        agent=lambda w: device_agent(w.device),
+        job="jobs/ars-motivation.sh",
+        lib="jobs/ars-lib.sh",
+    output:
+        out=directory(results("ars/motivation/{scheme}")),
+    log:
+        results("logs/ars-motivation-{scheme}.console.log"),
+    wildcard_constraints:
+        scheme=ARS_SCHEMES,
+    params:
+        python=PYTHON,
+        disk_mib=lambda w: ars_kernel(w.scale)["disk_mib"],
+        file=lambda w: ars_kernel(w.scale)["file_mib"] * 1024 * 1024,
+        writers=config["ars_kernel"]["writers"],
+        reads=config["ars_kernel"]["reads"],
+    shell:
+        "{params.python} -m mobifrag.platform --device {wildcards.device}"
+        " --kernel {input.kernel} --agent {input.agent} --script {input.job}"
+        " --disk-mib {params.disk_mib} --out {output.out} --console {log}"
+        " -- {wildcards.scheme} {params.file} {params.writers} {params.reads}"
+
+
+rule ars_blocksize:
+    input:
+        kernel=lambda w: device_kernel(w.device),
+        agent=lambda w: device_agent(w.device),
+        job="jobs/ars-blocksize.sh",
+        lib="jobs/ars-lib.sh",
+    output:
+        out=directory(results("ars/blocksize/{scheme}")),
+    log:
+        results("logs/ars-blocksize-{scheme}.console.log"),
+    wildcard_constraints:
+        scheme=ARS_SCHEMES,
+    params:
+        python=PYTHON,
+        disk_mib=lambda w: ars_kernel(w.scale)["disk_mib"],
+        file=lambda w: ars_kernel(w.scale)["file_mib"] * 1024 * 1024,
+        sizes=lambda w: " ".join(
+            str(k * 1024) for k in ars_kernel(w.scale)["block_kib"]
+        ),
+        reads=config["ars_kernel"]["reads"],
+    shell:
+        "{params.python} -m mobifrag.platform --device {wildcards.device}"
+        " --kernel {input.kernel} --agent {input.agent} --script {input.job}"
+        " --disk-mib {params.disk_mib} --out {output.out} --console {log}"
+        " -- {wildcards.scheme} {params.file} '{params.sizes}' {params.reads}"
+
+
+rule ars_table:
+    input:
+        lambda w: ars_runs(w).values(),
+    output:
+        results("ars/{kind}.csv"),
+    log:
+        results("logs/ars-{kind}-table.log"),
+    wildcard_constraints:
+        kind="motivation|blocksize",
+    params:
+        python=PYTHON,
+        case=lambda w: {"motivation": "file", "blocksize": "block_size"}[w.kind],
+        runs=lambda w: run_labels(ars_runs(w)),
+    shell:
+        "{params.python} -m mobifrag.ars_tables --case {params.case} {params.runs}"
+        " --out {output} 2> {log}"
+
+
+rule ars_checks:
+    input:
+        kernel=lambda w: device_kernel(w.device),
+        agent=lambda w: device_agent(w.device),
+        job="jobs/ars-checks.sh",
+        lib="jobs/ars-lib.sh",
+    output:
+        out=directory(results("ars/checks")),
+    log:
+        results("logs/ars-checks.console.log"),
+    params:
+        python=PYTHON,
+        disk_mib=lambda w: ars_kernel(w.scale)["disk_mib"],
+        file=lambda w: ars_kernel(w.scale)["file_mib"] * 1024 * 1024,
+        writers=config["ars_kernel"]["writers"],
+    shell:
+        "{params.python} -m mobifrag.platform --device {wildcards.device}"
+        " --kernel {input.kernel} --agent {input.agent} --script {input.job}"
+        " --disk-mib {params.disk_mib} --out {output.out} --console {log}"
+        " -- {params.file} {params.writers}"
