@@ -3,7 +3,7 @@
 # THREADS threads each append RECORD bytes with fsync to their own SQLite-named file
 # until it holds FILE bytes, reserving space in units of UNIT bytes with
 # fallocate(KEEP_SIZE) when a file outgrows its reservation (0 = no preallocation).
-# The disk already holds the aged file system (a copy of treat-age.sh's disk).
+# The disk already holds the aged file system (a copy of age-image.sh's disk).
 # Snapshot of the files as they lie on disk in ./snapshot/.
 # With `defrag`: the appends run under blktrace (./blktrace/append/: where the FTL put
 # the files' pages, for janusdP's DoF_P), then the real e4defrag on those files under

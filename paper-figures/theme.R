@@ -85,6 +85,32 @@ plot_normalized_dispersed <- function(points, operation) {
     theme_mobifrag()
 }
 
+# One phase of the user-latency table (TMC Figs. 10–11): each app's time per aged state,
+# modeled and emulator wall side by side, block requests above the modeled bars.
+plot_app_latency <- function(latency, phase, y_label) {
+  rows <- latency[latency$phase == phase, ]
+  if (nrow(rows) == 0) stop("no ", phase, " rows in the user-latency table")
+  rows$state <- tools::toTitleCase(rows$state)
+  states <- unique(rows$state)
+  times <- rbind(
+    data.frame(rows[c("app", "state", "requests")], ms = rows$modeled_ms, time = "modeled"),
+    data.frame(rows[c("app", "state", "requests")], ms = rows$emulator_wall_ms, time = "emulator wall")
+  )
+  times$state <- factor(times$state, levels = states)
+  times$app <- factor(times$app, levels = unique(rows$app))
+  times$time <- factor(times$time, levels = c("modeled", "emulator wall"))
+  times$label <- ifelse(times$time == "modeled", times$requests, "")
+  ggplot(times, aes(app, ms, fill = state)) +
+    geom_col(position = position_dodge(width = 0.85), width = 0.8) +
+    geom_text(aes(label = label),
+      position = position_dodge(width = 0.85), vjust = -0.3, size = 2.2
+    ) +
+    facet_wrap(~time, scales = "free_y") +
+    scale_fill_manual(values = palette_for(length(states))) +
+    labs(x = NULL, y = y_label, fill = "aging") +
+    theme_mobifrag()
+}
+
 # Display names of the ARS classifiers (mobifrag/ars_selection/models.py), in table order.
 ars_model_names <- function(model) {
   names <- c(

@@ -38,7 +38,7 @@ rule treat_age:
     input:
         kernel=lambda w: device_kernel(w.device),
         agent=lambda w: device_agent(w.device),
-        job="jobs/treat-age.sh",
+        job="jobs/age-image.sh",
         trace=results("treat/aging/{level}.iotrace"),
     output:
         out=directory(results("treat/aged/{level}")),

@@ -60,7 +60,7 @@ rule user_latency_age:
     input:
         kernel=lambda w: device_kernel(w.device),
         agent=lambda w: device_agent(w.device),
-        job="jobs/age-state.sh",
+        job="jobs/age-image.sh",
         trace=results("user-latency/aging/{state}.iotrace"),
     output:
         out=directory(results("user-latency/aged/{state}")),

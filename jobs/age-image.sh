@@ -1,13 +1,14 @@
 #!/bin/sh
-# An aged state kept for later runs (TMC §5.2's No / Moderate / Severe): a fresh file
-# system aged by one trace, left on the test disk (platform --keep-disk) so every run
-# starts from a copy of it (--disk-from). Writes replay.json, snapshot/ (fragcheck of
-# every file), df.txt, freespace.txt.
+# An aged image kept for later runs: a fresh file system aged by one trace (a treatment's
+# utilization level, TMC §4.3 / §6.1.1; a No / Moderate / Severe state, TMC §5.2), left on
+# the test disk (platform --keep-disk) so every run starts from a copy of it
+# (--disk-from). Writes replay.json, snapshot/ (fragcheck of every file), df.txt,
+# freespace.txt.
 #
-#   age-state.sh FS "MKFS_OPTIONS" TRACE SEED
+#   age-image.sh FS "MKFS_OPTIONS" TRACE SEED
 set -eu
 . "$MOBIFRAG_ROOT/jobs/lib.sh"
-[ $# -eq 4 ] || die "usage: age-state.sh FS MKFS_OPTIONS TRACE SEED"
+[ $# -eq 4 ] || die "usage: age-image.sh FS MKFS_OPTIONS TRACE SEED"
 fs=$1 mkfs_options=$2 trace=$3 seed=$4
 mnt=$TMPDIR/fs
 [ -f "$trace" ] || die "no trace $trace"
