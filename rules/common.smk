@@ -313,6 +313,7 @@ def recurring_runs(w):
         for n in config["janusd"]["recurring_intervals"]
     }
 
+
 # ARS kernel patch experiments (rules/ars.smk).
 def ars_runs(wildcards):
     """Run label → output folder of every scheme's job of one kind."""
