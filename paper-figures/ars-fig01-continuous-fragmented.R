@@ -6,9 +6,7 @@ source(file.path(dirname(sub("^--file=", "", grep("^--file=", commandArgs(), val
 args <- figure_args(1)
 runs <- read_table(args$tables[[1]])
 if (nrow(runs) == 0) stop("no runs in ", args$tables[[1]])
-schemes <- c("f2fs", "ipu", "ars", "ars-ipu")
-labels <- c("F2FS", "IPU", "ARS", "ARS+IPU")
-runs$scheme <- factor(runs$scheme, levels = schemes, labels = labels)
+runs$scheme <- ars_scheme_factor(runs$scheme)
 runs$file <- factor(runs$file, levels = c("continuous", "fragmented"))
 long <- rbind(
   data.frame(runs[c("scheme", "file")], measure = "extents", value = runs$extents),

@@ -5,9 +5,7 @@ source(file.path(dirname(sub("^--file=", "", grep("^--file=", commandArgs(), val
 args <- figure_args(1)
 runs <- read_table(args$tables[[1]])
 if (nrow(runs) == 0) stop("no runs in ", args$tables[[1]])
-schemes <- c("f2fs", "ipu", "ars", "ars-ipu")
-labels <- c("F2FS", "IPU", "ARS", "ARS+IPU")
-runs$scheme <- factor(runs$scheme, levels = schemes, labels = labels)
+runs$scheme <- ars_scheme_factor(runs$scheme)
 runs$kib <- runs$block_size / 1024
 long <- rbind(
   data.frame(runs[c("scheme", "kib")], measure = "fragments", value = runs$fragments),
@@ -20,7 +18,7 @@ plot <- ggplot(long, aes(kib, value, colour = scheme, shape = scheme)) +
   facet_wrap(~measure, scales = "free_y") +
   scale_x_continuous(trans = "log2", breaks = sort(unique(runs$kib))) +
   scale_y_log10() +
-  scale_colour_manual(values = palette_for(length(labels))) +
+  scale_colour_manual(values = palette_for(nlevels(runs$scheme))) +
   labs(x = "write block size (KiB)", y = NULL, colour = "scheme", shape = "scheme") +
   theme_mobifrag()
 

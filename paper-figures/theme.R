@@ -111,6 +111,14 @@ plot_app_latency <- function(latency, phase, y_label) {
     theme_mobifrag()
 }
 
+# The F2FS schemes of the ARS figures (rules/ars.smk), as a factor in the paper's order.
+ars_scheme_factor <- function(scheme) {
+  factor(scheme,
+    levels = c("f2fs", "ipu", "ars", "ars-ipu"),
+    labels = c("F2FS", "IPU", "ARS", "ARS+IPU")
+  )
+}
+
 # Display names of the ARS classifiers (mobifrag/ars_selection/models.py), in table order.
 ars_model_names <- function(model) {
   names <- c(
