@@ -5,8 +5,8 @@
 //! its output ends a file.
 
 use super::lines::{uint, Lines};
-use super::{Event, Origin, RequestSource, Traced};
-use crate::error::{Error, Location, Result};
+use super::{Event, RequestSource, Traced};
+use crate::error::Result;
 use crate::request::{Op, Request};
 use std::path::{Path, PathBuf};
 
@@ -151,19 +151,8 @@ impl RequestSource for BlkparseReader {
                 Ok(Parsed::Blank) => continue,
                 Ok(Parsed::Skip) => self.skipped += 1,
                 Ok(Parsed::Trailer) => self.trailer_of = Some(file),
-                Ok(Parsed::Request(req)) => {
-                    return Some(Ok(Traced {
-                        req,
-                        origin: Origin::line(file, line),
-                    }))
-                }
-                Err(msg) => {
-                    return Some(Err(Error::parse(
-                        self.lines.path(file),
-                        Location::Line(line),
-                        msg,
-                    )))
-                }
+                Ok(Parsed::Request(req)) => return Some(self.lines.traced(Ok(req), file, line)),
+                Err(msg) => return Some(self.lines.traced(Err(msg), file, line)),
             }
         }
     }

@@ -4,8 +4,8 @@
 //! Sectors are 512 bytes.
 
 use super::lines::{uint, Lines};
-use super::{Origin, RequestSource, Traced};
-use crate::error::{Error, Location, Result};
+use super::{RequestSource, Traced};
+use crate::error::Result;
 use crate::request::{Op, Request};
 use std::path::{Path, PathBuf};
 
@@ -76,28 +76,7 @@ pub fn parse_line(line: &str) -> std::result::Result<Option<Request>, String> {
 
 impl RequestSource for CsvReader {
     fn next_request(&mut self) -> Option<Result<Traced>> {
-        loop {
-            let (parsed, file, line) = match self.lines.next_line()? {
-                Ok((s, f, l)) => (parse_line(s), f, l),
-                Err(e) => return Some(Err(e)),
-            };
-            match parsed {
-                Ok(None) => continue,
-                Ok(Some(req)) => {
-                    return Some(Ok(Traced {
-                        req,
-                        origin: Origin::line(file, line),
-                    }))
-                }
-                Err(msg) => {
-                    return Some(Err(Error::parse(
-                        self.lines.path(file),
-                        Location::Line(line),
-                        msg,
-                    )))
-                }
-            }
-        }
+        self.lines.next_request(parse_line)
     }
 
     fn path(&self, file: u32) -> &Path {

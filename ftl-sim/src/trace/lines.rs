@@ -1,7 +1,9 @@
 //! Line-by-line reading of text traces over several files, with line
 //! numbers for error messages.
 
+use super::{Origin, Traced};
 use crate::error::{Error, Location, Result};
+use crate::request::Request;
 use std::fs::File;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -68,6 +70,40 @@ impl Lines {
                     "line is not valid UTF-8 text",
                 )),
             });
+        }
+    }
+
+    /// The next request of a trace in which a line holds at most one request;
+    /// `parse` gives `Ok(None)` for a line without one (blank, comment, header).
+    pub fn next_request(
+        &mut self,
+        mut parse: impl FnMut(&str) -> std::result::Result<Option<Request>, String>,
+    ) -> Option<Result<Traced>> {
+        loop {
+            let (parsed, file, line) = match self.next_line()? {
+                Ok((s, f, l)) => (parse(s), f, l),
+                Err(e) => return Some(Err(e)),
+            };
+            if let Some(parsed) = parsed.transpose() {
+                return Some(self.traced(parsed, file, line));
+            }
+        }
+    }
+
+    /// A parsed request tagged with the line it came from, or its error naming the
+    /// file and line.
+    pub fn traced(
+        &self,
+        parsed: std::result::Result<Request, String>,
+        file: u32,
+        line: u64,
+    ) -> Result<Traced> {
+        match parsed {
+            Ok(req) => Ok(Traced {
+                req,
+                origin: Origin::line(file, line),
+            }),
+            Err(msg) => Err(Error::parse(self.path(file), Location::Line(line), msg)),
         }
     }
 

@@ -4,8 +4,8 @@
 //! the block trace by time (a time of 0 applies it before the trace).
 
 use super::lines::{uint, Lines};
-use super::{Origin, RequestSource, Traced};
-use crate::error::{Error, Location, Result};
+use super::{RequestSource, Traced};
+use crate::error::Result;
 use crate::request::Request;
 use std::path::{Path, PathBuf};
 
@@ -53,28 +53,7 @@ pub fn parse_line(line: &str) -> std::result::Result<Option<Request>, String> {
 
 impl RequestSource for RemapReader {
     fn next_request(&mut self) -> Option<Result<Traced>> {
-        loop {
-            let (parsed, file, line) = match self.lines.next_line()? {
-                Ok((s, f, l)) => (parse_line(s), f, l),
-                Err(e) => return Some(Err(e)),
-            };
-            match parsed {
-                Ok(None) => continue,
-                Ok(Some(req)) => {
-                    return Some(Ok(Traced {
-                        req,
-                        origin: Origin::line(file, line),
-                    }))
-                }
-                Err(msg) => {
-                    return Some(Err(Error::parse(
-                        self.lines.path(file),
-                        Location::Line(line),
-                        msg,
-                    )))
-                }
-            }
-        }
+        self.lines.next_request(parse_line)
     }
 
     fn path(&self, file: u32) -> &Path {

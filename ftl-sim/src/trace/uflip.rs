@@ -4,8 +4,8 @@
 //! arrival_time in microseconds (FlashSim's time unit).
 
 use super::lines::{number, uint, Lines};
-use super::{Origin, RequestSource, Traced};
-use crate::error::{Error, Location, Result};
+use super::{RequestSource, Traced};
+use crate::error::Result;
 use crate::request::{Op, Request};
 use std::path::{Path, PathBuf};
 
@@ -58,29 +58,8 @@ pub fn parse_line(line: &str, page_sectors: u64) -> std::result::Result<Option<R
 
 impl RequestSource for UflipReader {
     fn next_request(&mut self) -> Option<Result<Traced>> {
-        loop {
-            let ps = self.page_sectors;
-            let (parsed, file, line) = match self.lines.next_line()? {
-                Ok((s, f, l)) => (parse_line(s, ps), f, l),
-                Err(e) => return Some(Err(e)),
-            };
-            match parsed {
-                Ok(None) => continue,
-                Ok(Some(req)) => {
-                    return Some(Ok(Traced {
-                        req,
-                        origin: Origin::line(file, line),
-                    }))
-                }
-                Err(msg) => {
-                    return Some(Err(Error::parse(
-                        self.lines.path(file),
-                        Location::Line(line),
-                        msg,
-                    )))
-                }
-            }
-        }
+        let ps = self.page_sectors;
+        self.lines.next_request(|s| parse_line(s, ps))
     }
 
     fn path(&self, file: u32) -> &Path {
