@@ -111,6 +111,24 @@ plot_app_latency <- function(latency, phase, y_label) {
     theme_mobifrag()
 }
 
+# TMC Fig. 14a/b: mean DoF of the appenders' files per thread count and preallocation
+# unit at one utilization level of the treatment table.
+plot_prealloc_dof <- function(dof, level) {
+  dof <- dof[dof$level == level & !is.na(dof$dof), ]
+  if (nrow(dof) == 0) stop("no ", level, "-utilization runs in the preallocation table")
+  means <- aggregate(dof ~ threads + unit_kib, data = dof, FUN = mean)
+  means$threads <- factor(means$threads, levels = sort(unique(means$threads)))
+  units <- sort(unique(means$unit_kib))
+  unit_label <- function(kib) ifelse(kib == 0, "none", paste(kib, "KiB"))
+  means$unit <- factor(unit_label(means$unit_kib), levels = unit_label(units))
+  ggplot(means, aes(threads, dof, fill = unit)) +
+    geom_col(position = position_dodge(width = 0.85), width = 0.8) +
+    geom_hline(yintercept = 1, linetype = "dashed", colour = "grey40") +
+    scale_fill_manual(values = palette_for(length(units))) +
+    labs(x = "concurrent appending threads", y = "mean DoF", fill = "preallocation unit") +
+    theme_mobifrag()
+}
+
 # The F2FS schemes of the ARS figures (rules/ars.smk), as a factor in the paper's order.
 ars_scheme_factor <- function(scheme) {
   factor(scheme,
