@@ -12,20 +12,48 @@ class FtlSimError(RuntimeError):
     """ftl-sim refused a trace or a profile; the message is ftl-sim's own."""
 
 
+def run(ftl_sim: Path, *arguments: str) -> str:
+    """ftl-sim's standard output for one command; FtlSimError with its message when it
+    refuses the command."""
+    done = subprocess.run([str(ftl_sim), *arguments], capture_output=True, text=True)
+    if done.returncode != 0:
+        raise FtlSimError(f"ftl-sim {arguments[0]}: {done.stderr.strip()}")
+    return done.stdout
+
+
+def summary(ftl_sim: Path, device: Path, trace: Path, *options: str) -> dict:
+    """ftl-sim's JSON summary of replaying `trace` on `device` with `options`."""
+    with tempfile.TemporaryDirectory() as scratch:
+        out = Path(scratch) / "summary.json"
+        run(ftl_sim, "replay", "--device", str(device), *options, "-o", str(out), str(trace))
+        return json.loads(out.read_text())
+
+
 def replay(ftl_sim: Path, device: Path, blktrace_dir: Path, *options: str) -> dict:
     """ftl-sim's JSON summary of replaying blktrace_dir closed-loop (one request at a
     time, as the synchronous workloads issue them) on a device written once
     beforehand, so every read finds mapped pages; `options` add ftl-sim flags."""
-    with tempfile.TemporaryDirectory() as scratch:
-        out = Path(scratch) / "summary.json"
-        command = [str(ftl_sim), "replay", "--device", str(device), "--format", "blktrace"]
-        command += ["--precondition-fill", "1.0", "--arrivals", "closed", *options]
-        run = subprocess.run(
-            [*command, "-o", str(out), str(blktrace_dir)], capture_output=True, text=True
+    try:
+        return summary(
+            ftl_sim,
+            device,
+            blktrace_dir,
+            "--format",
+            "blktrace",
+            "--precondition-fill",
+            "1.0",
+            "--arrivals",
+            "closed",
+            *options,
         )
-        if run.returncode != 0:
-            raise FtlSimError(f"ftl-sim on {blktrace_dir}: {run.stderr.strip()}")
-        return json.loads(out.read_text())
+    except FtlSimError as error:
+        raise FtlSimError(f"{error} (trace {blktrace_dir})") from None
+
+
+def parallel_units(ftl_sim: Path, device: Path) -> int:
+    """The device profile's parallel units (channels × ways × dies × planes)."""
+    shown = json.loads(run(ftl_sim, "show", "--device", str(device)))
+    return shown["derived"]["parallel_units"]
 
 
 def times_ms(summary: dict) -> dict[str, str]:

@@ -18,12 +18,11 @@ from __future__ import annotations
 
 import argparse
 import csv
-import json
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
+from mobifrag import ftl
 from mobifrag.fragment_tables import write_table
 
 PAGE = 4096
@@ -35,7 +34,7 @@ COLUMNS += ("modeled_ms", "throughput_mb_s")
 
 
 class ThroughputError(ValueError):
-    """A grid point the model cannot build, or ftl-sim's own error."""
+    """A grid point the model cannot build."""
 
 
 def file_page_address(page: int, pages: int, dof_l: int) -> int:
@@ -79,15 +78,6 @@ def extents_table(pages: int, dof_l: int) -> list[str]:
     return rows
 
 
-def planes_of(ftl_sim: Path, device: Path) -> int:
-    run = subprocess.run(
-        [str(ftl_sim), "show", "--device", str(device)], capture_output=True, text=True
-    )
-    if run.returncode != 0:
-        raise ThroughputError(f"ftl-sim show: {run.stderr.strip()}")
-    return json.loads(run.stdout)["derived"]["parallel_units"]
-
-
 def measure(ftl_sim: Path, device: Path, pages: int, dof_l: int, used: int, planes: int):
     header = "time_ns,op,sector,sectors"
     with tempfile.TemporaryDirectory() as scratch:
@@ -95,14 +85,23 @@ def measure(ftl_sim: Path, device: Path, pages: int, dof_l: int, used: int, plan
         (d / "place.csv").write_text("\n".join([header, *placement(pages, dof_l, used, planes)]))
         (d / "read.csv").write_text("\n".join([header, *reads(pages, dof_l)]) + "\n")
         (d / "extents.tsv").write_text("\n".join(extents_table(pages, dof_l)) + "\n")
-        command = [str(ftl_sim), "replay", "--device", str(device), "--format", "csv"]
-        command += ["--precondition-trace", str(d / "place.csv"), "--precondition-format"]
-        command += ["csv", "--arrivals", "closed", "--extents", str(d / "extents.tsv")]
-        command += ["--dop-out", str(d / "dop.csv"), "-o", str(d / "s.json"), str(d / "read.csv")]
-        run = subprocess.run(command, capture_output=True, text=True)
-        if run.returncode != 0:
-            raise ThroughputError(f"ftl-sim replay: {run.stderr.strip()}")
-        summary = json.loads((d / "s.json").read_text())
+        summary = ftl.summary(
+            ftl_sim,
+            device,
+            d / "read.csv",
+            "--format",
+            "csv",
+            "--precondition-trace",
+            str(d / "place.csv"),
+            "--precondition-format",
+            "csv",
+            "--arrivals",
+            "closed",
+            "--extents",
+            str(d / "extents.tsv"),
+            "--dop-out",
+            str(d / "dop.csv"),
+        )
         with open(d / "dop.csv", newline="") as handle:
             (dop,) = list(csv.DictReader(handle))
     read = summary["requests"]["read"]
@@ -128,7 +127,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args(argv)
     try:
-        planes = planes_of(args.ftl_sim, args.device)
+        planes = ftl.parallel_units(args.ftl_sim, args.device)
         pages = args.file_kib * 1024 // PAGE
         rows = [
             measure(args.ftl_sim, args.device, pages, dof_l, used, planes)
@@ -136,7 +135,7 @@ def main(argv: list[str] | None = None) -> int:
             for used in args.planes_used
         ]
         write_table(args.out, COLUMNS, rows)
-    except (ThroughputError, OSError) as error:
+    except (ThroughputError, ftl.FtlSimError, OSError) as error:
         print(f"janusd_throughput: {error}", file=sys.stderr)
         return 1
     return 0
