@@ -61,3 +61,66 @@ scheme_mount() {
   mount_fs f2fs "$2" "$(scheme_mount_options "$1")"
   ars_set ipu_policy "$(scheme_ipu_policy "$1")"
 }
+
+# ARS evaluation (ARS §V; rules/ars_eval.smk). ars_guest runs jobs/ars-guest.py under
+# the guest's python3 (the fragmentation benchmark, timed creates of reserved files).
+ars_guest() {
+  python3 "$MOBIFRAG_ROOT/jobs/ars-guest.py" "$@" || die "ars-guest.py $1 failed"
+}
+
+# fragbench DIR FILL START MIN NAME: the fragmentation benchmark (ARS §V.A) below DIR;
+# its summary goes to ./fragbench-NAME.json.
+fragbench() {
+  ars_guest fragbench "$1" "$2" "$3" "$4" > "fragbench-$5.json"
+}
+
+# f2fs_state NAME: what F2FS reports of the mounted test disk into ./state/NAME/: its
+# debugfs status (GC calls, moved blocks, utilization), the valid-block bitmap of every
+# main-area segment (/proc/fs/f2fs/<dev>/segment_bits: the free-space map) and the
+# disk's block-layer counters (/sys/block/<dev>/stat).
+f2fs_state() {
+  dev=$(basename "$MOBIFRAG_DISK")
+  mkdir -p "state/$1"
+  cat /sys/kernel/debug/f2fs/status > "state/$1/status.txt" || die "no F2FS debugfs status"
+  cat "/proc/fs/f2fs/$dev/segment_bits" > "state/$1/segment_bits.txt" \
+    || die "no /proc/fs/f2fs/$dev/segment_bits"
+  cat "/sys/block/$dev/stat" > "state/$1/diskstat.txt" || die "no /sys/block/$dev/stat"
+}
+
+# reserved_files DIR COUNT FILE WRITERS: COUNT user.ars files of FILE bytes in DIR
+# (file-00 ...; their names in DIR.list), created by ars_guest create (timed, workload
+# "synthetic"), each then written by WRITERS concurrent 4 KiB fsync writers, each its own
+# slice (ARS Fig. 1's fragmented file). Prints the files as one fio filename list.
+reserved_files() {
+  for i in $(seq -w 0 $(( $2 - 1 ))); do echo "file-$i"; done > "$1.list"
+  mkdir -p "$1"
+  ars_guest create "$1" "$1.list" synthetic
+  names=""
+  while read -r name; do
+    ars_mark "$1/$name" "$3"
+    fio --name="$name" --filename="$1/$name" --rw=write --bs=4k --size=$(( $3 / $4 )) \
+      --offset_increment=$(( $3 / $4 )) --numjobs="$4" --ioengine=psync --fsync=1 \
+      --fallocate=none --output=/dev/null || die "fio (writers of $name) failed"
+    names="$names${names:+:}$1/$name"
+  done < "$1.list"
+  echo "$names"
+}
+
+# fio_measure NAME FILES SEQ_BS RAND_BS: sequential and random reads and writes over
+# the files of the fio filename list FILES (their whole size; writes fsync'd, reads
+# cold: fio drops each file's page cache first); fio's JSON into ./fio/NAME-RW.json.
+fio_measure() {
+  mkdir -p fio
+  for rw in read write randread randwrite; do
+    case "$rw" in
+      rand*) bs=$4 service=random ;;
+      *) bs=$3 service=sequential ;;
+    esac
+    sync
+    echo 3 > /proc/sys/vm/drop_caches
+    fio --name="$rw" --filename="$2" --rw="$rw" --bs="$bs" --ioengine=psync \
+      --fsync="$([ "${rw#*write}" != "$rw" ] && echo 1 || echo 0)" --fallocate=none \
+      --file_service_type="$service" --randrepeat=1 --output-format=json \
+      --output="fio/$1-$rw.json" || die "fio ($1 $rw) failed"
+  done
+}
