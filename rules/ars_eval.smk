@@ -1,5 +1,3 @@
-import math
-
 # ARS evaluation (ARS §V, Figs. 4–7 and the creation-time overhead of §V.D): the schemes
 # of `ars_kernel` on fresh F2FS file systems in the emulator, sizes from each scale's
 # `ars_eval` and the study's `ars_eval` block. Paths under results/{device}/{scale}/ars/eval/:
@@ -8,40 +6,6 @@ import math
 #   sqlite/{scheme}/     Fig. 6: SQLite transactions at Moderate (ars-sqlite.sh)
 #   apps/{scheme}/       Fig. 7: the app traces at Low and Moderate (ars-apps.sh)
 #   <kind>.csv           the tables (mobifrag/ars_eval_tables.py)
-ARS_EVAL = "ars/eval"
-ars_eval = lambda scale: scale_params(scale)["ars_eval"]
-ARS_EVAL_JOBS = {
-    "throughput": ["fragbench"],
-    "extents": ["fragbench"],
-    "freespace": ["fragbench"],
-    "gc": ["fragbench"],
-    "fragbench": ["fragbench", "sqlite", "apps"],
-    "sqlite": ["sqlite"],
-    "apps": ["apps"],
-    "create": ["fragbench", "sqlite", "apps"],
-}
-
-
-def fragbench_args():
-    """FILL START MIN of the fragmentation benchmark (ARS §V.A): the first file size is
-    2^-size_shift of the power of two nearest the reference data partition."""
-    block = config["ars_eval"]
-    partition = config["reference_disk_gib"] * 2**30
-    start = 2 ** (round(math.log2(partition)) - block["size_shift"])
-    return start, block["min_kib"] * 1024
-
-
-def ars_eval_runs(w):
-    """Run label → job folder of every scheme for the jobs a table reads."""
-    run = results(ARS_EVAL).format(device=w.device, scale=w.scale)
-    jobs = ARS_EVAL_JOBS[w.kind]
-    return {
-        f"scheme={s}" + (f",job={job}" if len(jobs) > 1 else ""): f"{run}/{job}/{s}"
-        for job in jobs
-        for s in config["ars_kernel"]["schemes"]
-    }
-
-
 rule ars_eval_fragbench:
     input:
         kernel=lambda w: device_kernel(w.device),
