@@ -15,15 +15,18 @@ scheme=$1 fill=$2 start=$3 min=$4 selection=$5 apps=$6 seed=$7
 mnt=$TMPDIR/fs
 : > fsck.txt
 : > create.tsv
+: > phases.tsv
 mkdir -p replay
 
 for state in low moderate; do
+  phase "$state-prepare"
   scheme_mount "$scheme" "$mnt"
   if [ "$state" = moderate ]; then
     fragbench "$mnt" "$fill" "$start" "$min" moderate
     remount_fs f2fs "$mnt"
   fi
   mkdir -p "$mnt/data"
+  phase "$state-replay"
   for app in $apps; do
     ars_guest create "$mnt/data" "$selection/$app/reserved.txt" apps
     for trace in "$selection/$app/traces"/*.iotrace; do
@@ -37,3 +40,4 @@ for state in low moderate; do
   umount "$mnt"
   f2fs_fsck "$state"
 done
+phase end

@@ -17,21 +17,28 @@ scheme=$1 file=$2 writers=$3 nfiles=$4 fill=$5 start=$6 min=$7 seq_bs=$8 rand_bs
 mnt=$TMPDIR/fs
 : > fsck.txt
 : > create.tsv
+: > phases.tsv
 
+phase reserved-files
 scheme_mount "$scheme" "$mnt"
 files=$(reserved_files "$mnt/reserved" "$nfiles" "$file" "$writers")
 remount_fs f2fs "$mnt"
+phase measure-low
 fio_measure low "$files" "$seq_bs" "$rand_bs"
 remount_fs f2fs "$mnt"
 snapshot "$mnt/reserved" snapshot/low
 
+phase fragbench
 fragbench "$mnt" "$fill" "$start" "$min" high
 remount_fs f2fs "$mnt"
 f2fs_state aged
+phase measure-high
 fio_measure high "$files" "$seq_bs" "$rand_bs"
 sync
 f2fs_state measured
 remount_fs f2fs "$mnt"
 snapshot "$mnt/reserved" snapshot/high
 umount "$mnt"
+phase fsck
 f2fs_fsck fragbench
+phase end

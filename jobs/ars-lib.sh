@@ -68,6 +68,11 @@ ars_guest() {
   python3 "$MOBIFRAG_ROOT/jobs/ars-guest.py" "$@" || die "ars-guest.py $1 failed"
 }
 
+# phase NAME: the guest's clock at the start of a job phase, into ./phases.tsv.
+phase() {
+  printf '%s\t%s\n' "$1" "$(date +%s.%N)" >> phases.tsv
+}
+
 # fragbench DIR FILL START MIN NAME: the fragmentation benchmark (ARS §V.A) below DIR;
 # its summary goes to ./fragbench-NAME.json.
 fragbench() {
@@ -77,10 +82,13 @@ fragbench() {
 # f2fs_state NAME: what F2FS reports of the mounted test disk into ./state/NAME/: its
 # debugfs status (GC calls, moved blocks, utilization), the valid-block bitmap of every
 # main-area segment (/proc/fs/f2fs/<dev>/segment_bits: the free-space map) and the
-# disk's block-layer counters (/sys/block/<dev>/stat).
+# disk's block-layer counters (/sys/block/<dev>/stat), the ARS counters (name value).
 f2fs_state() {
   dev=$(basename "$MOBIFRAG_DISK")
   mkdir -p "state/$1"
+  for name in ars_reservations ars_refused ars_reclaimed_blocks; do
+    echo "$name $(ars_sysfs "$name")"
+  done > "state/$1/ars.txt"
   cat /sys/kernel/debug/f2fs/status > "state/$1/status.txt" || die "no F2FS debugfs status"
   cat "/proc/fs/f2fs/$dev/segment_bits" > "state/$1/segment_bits.txt" \
     || die "no /proc/fs/f2fs/$dev/segment_bits"
@@ -100,7 +108,7 @@ reserved_files() {
     ars_mark "$1/$name" "$3"
     fio --name="$name" --filename="$1/$name" --rw=write --bs=4k --size=$(( $3 / $4 )) \
       --offset_increment=$(( $3 / $4 )) --numjobs="$4" --ioengine=psync --fsync=1 \
-      --fallocate=none --output=/dev/null || die "fio (writers of $name) failed"
+      --fallocate=none --thread --output=/dev/null || die "fio (writers of $name) failed"
     names="$names${names:+:}$1/$name"
   done < "$1.list"
   echo "$names"
@@ -120,7 +128,7 @@ fio_measure() {
     echo 3 > /proc/sys/vm/drop_caches
     fio --name="$rw" --filename="$2" --rw="$rw" --bs="$bs" --ioengine=psync \
       --fsync="$([ "${rw#*write}" != "$rw" ] && echo 1 || echo 0)" --fallocate=none \
-      --file_service_type="$service" --randrepeat=1 --output-format=json \
+      --file_service_type="$service" --randrepeat=1 --thread --output-format=json \
       --output="fio/$1-$rw.json" || die "fio ($1 $rw) failed"
   done
 }

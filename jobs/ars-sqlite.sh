@@ -15,11 +15,14 @@ scheme=$1 fill=$2 start=$3 min=$4 trace_dir=$5 seed=$6
 mnt=$TMPDIR/fs
 : > fsck.txt
 : > create.tsv
+: > phases.tsv
 
+phase fragbench
 scheme_mount "$scheme" "$mnt"
 fragbench "$mnt" "$fill" "$start" "$min" moderate
 remount_fs f2fs "$mnt"
 mkdir -p "$mnt/data" replay
+phase sqlite
 ars_guest create "$mnt/data" "$trace_dir/reserved.txt" sqlite
 for trace in "$trace_dir"/*.iotrace; do
   name=$(basename "$trace" .iotrace)
@@ -30,4 +33,6 @@ ars_guest marked "$mnt/data" "$trace_dir/reserved.txt" > marked.json
 sync
 f2fs_state end
 umount "$mnt"
+phase fsck
 f2fs_fsck sqlite
+phase end

@@ -9,7 +9,8 @@ RUN is the output folder of one scheme's job; KIND says which table:
 - extents (Fig. 4): fragments and extents of the reserved files at Low and High.
 - freespace (Fig. 5): free-space fragments per level (`--bounds-kib`) after aging to
   High and after the High measurements, and their share of the phase's fragments.
-- gc (Fig. 5): F2FS's GC counters and the disk's I/Os over the High measurements.
+- gc (Fig. 5): F2FS's GC counters, the disk's I/Os and the ARS counters before and
+  after the High measurements.
 - fragbench (§V.A): where the fragmentation benchmark left the file system.
 - sqlite (Fig. 6; jobs/ars-sqlite.sh): transactions per second of each SQLite trace.
 - apps (Fig. 7; jobs/ars-apps.sh): running time of each app trace per state, and its
@@ -129,6 +130,7 @@ def freespace_rows(label: dict, run: Path, bounds: list[int]) -> list[dict]:
 def counters(folder: Path) -> dict[str, int]:
     values = f2fs_state.status_counters((folder / "status.txt").read_text())
     values.update(f2fs_state.disk_ios((folder / "diskstat.txt").read_text()))
+    values.update(f2fs_state.ars_counters((folder / "ars.txt").read_text()))
     return values
 
 

@@ -7,6 +7,7 @@
 - `status.txt` (/sys/kernel/debug/f2fs/status): GC calls, segments and moved blocks,
   utilization, in-place/SSR/LFS block counts of the first F2FS listed.
 - `diskstat.txt` (/sys/block/<dev>/stat): completed reads and writes of the disk.
+- `ars.txt`: the ARS patch's sysfs counters (kernel-patches/README.md), `name value` lines.
 """
 
 from __future__ import annotations
@@ -103,3 +104,14 @@ def disk_ios(text: str) -> dict[str, int]:
     if len(fields) < 8 or not all(f.isdigit() for f in fields[:8]):
         raise StateError(f"diskstat: not a block device stat line: {text[:80]!r}")
     return {"read_ios": int(fields[0]), "write_ios": int(fields[4])}
+
+
+def ars_counters(text: str) -> dict[str, int]:
+    """The `name value` lines of ars.txt."""
+    values = {}
+    for line in text.splitlines():
+        name, _, value = line.partition(" ")
+        if not name.startswith("ars_") or not value.strip().isdigit():
+            raise StateError(f"ars.txt: not a counter line: {line!r}")
+        values[name] = int(value)
+    return values

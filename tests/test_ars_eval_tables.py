@@ -105,6 +105,7 @@ def fragbench_run(folder, speed, extents, gc_calls):
         (state / "segment_bits.txt").write_text(
             segment_bits([bytes([0xAA] * 8 + [0xFF] * 56), bytes(64)])
         )
+        (state / "ars.txt").write_text(f"ars_reservations {calls}\nars_refused 0\n")
         (state / "diskstat.txt").write_text(f" {100 * calls} 0 800 5 {50 * calls} 0 400 9 0 1 2\n")
     (folder / "fragbench-high.json").write_text(
         json.dumps({"rounds": 6, "created": 900, "live": 500, "used_percent": 90.1})
@@ -162,6 +163,7 @@ def test_gc_counters_are_deltas_over_the_measurements(tmp_path, runs):
     assert rows[("ars", "gc_calls")]["delta"] == "1"
     assert rows[("f2fs", "gc_moved_blocks")]["delta"] == "40"
     assert rows[("f2fs", "read_ios")]["delta"] == "400"
+    assert rows[("ars", "ars_reservations")]["measured"] == "3"
 
 
 def test_create_times_relative_to_f2fs(tmp_path, runs):
