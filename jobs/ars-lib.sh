@@ -97,20 +97,24 @@ f2fs_state() {
 
 # reserved_files DIR COUNT FILE WRITERS: COUNT user.ars files of FILE bytes in DIR
 # (file-00 ...; their names in DIR.list), created by ars_guest create (timed, workload
-# "synthetic"), each then written by WRITERS concurrent 4 KiB fsync writers, each its own
-# slice (ARS Fig. 1's fragmented file). Prints the files as one fio filename list.
+# "synthetic"), then all written at once, each by WRITERS concurrent 4 KiB fsync writers
+# with a slice each (ARS Fig. 1's fragmented file; one fio run, as fio starts slowly in
+# TCG). Prints the files as one fio filename list.
 reserved_files() {
-  for i in $(seq -w 0 $(( $2 - 1 ))); do echo "file-$i"; done > "$1.list"
-  mkdir -p "$1"
-  ars_guest create "$1" "$1.list" synthetic
+  dir=$1 count=$2 size=$3 writers=$4
+  for i in $(seq -w 0 $(( count - 1 ))); do echo "file-$i"; done > "$dir.list"
+  mkdir -p "$dir"
+  ars_guest create "$dir" "$dir.list" synthetic
   names=""
+  set --
   while read -r name; do
-    ars_mark "$1/$name" "$3"
-    fio --name="$name" --filename="$1/$name" --rw=write --bs=4k --size=$(( $3 / $4 )) \
-      --offset_increment=$(( $3 / $4 )) --numjobs="$4" --ioengine=psync --fsync=1 \
-      --fallocate=none --thread --output=/dev/null || die "fio (writers of $name) failed"
-    names="$names${names:+:}$1/$name"
-  done < "$1.list"
+    ars_mark "$dir/$name" "$size"
+    set -- "$@" --name="$name" --filename="$dir/$name"
+    names="$names${names:+:}$dir/$name"
+  done < "$dir.list"
+  fio --rw=write --bs=4k --size=$(( size / writers )) --offset_increment=$(( size / writers )) \
+    --numjobs="$writers" --ioengine=psync --fsync=1 --fallocate=none --thread \
+    --output=/dev/null "$@" || die "fio (writers of the reserved files) failed"
   echo "$names"
 }
 
