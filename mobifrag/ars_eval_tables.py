@@ -50,9 +50,21 @@ def read_json(path: Path) -> dict:
         raise ValueError(f"{path}: not JSON ({error})") from None
 
 
+def fio_json(path: Path) -> dict:
+    """A fio --output-format=json file; fio writes its notices (such as `fio: cache
+    invalidation of FILE failed` on a kernel without fadvise, where the job drops the
+    page cache itself) into the same file before the JSON."""
+    text = Path(path).read_text()
+    start = text.find("\n{") + 1 if not text.startswith("{") else 0
+    try:
+        return json.loads(text[start:])
+    except json.JSONDecodeError as error:
+        raise ValueError(f"{path}: no fio JSON ({error})") from None
+
+
 def fio_mib_s(path: Path, direction: str) -> float:
     """Bandwidth of the one job of a fio JSON output, in MiB/s."""
-    jobs = read_json(path).get("jobs", [])
+    jobs = fio_json(path).get("jobs", [])
     if len(jobs) != 1:
         raise ValueError(f"{path}: expected one fio job, found {len(jobs)}")
     if jobs[0].get("error"):
