@@ -23,7 +23,7 @@ for state in low moderate; do
   scheme_mount "$scheme" "$mnt"
   if [ "$state" = moderate ]; then
     fragbench "$mnt" "$fill" "$start" "$min" moderate
-    remount_fs f2fs "$mnt"
+    scheme_remount "$scheme" "$mnt"
   fi
   mkdir -p "$mnt/data"
   phase "$state-replay"

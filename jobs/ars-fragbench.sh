@@ -22,21 +22,21 @@ mnt=$TMPDIR/fs
 phase reserved-files
 scheme_mount "$scheme" "$mnt"
 files=$(reserved_files "$mnt/reserved" "$nfiles" "$file" "$writers")
-remount_fs f2fs "$mnt"
+scheme_remount "$scheme" "$mnt"
 phase measure-low
 fio_measure low "$files" "$seq_bs" "$rand_bs"
-remount_fs f2fs "$mnt"
+scheme_remount "$scheme" "$mnt"
 snapshot "$mnt/reserved" snapshot/low
 
 phase fragbench
 fragbench "$mnt" "$fill" "$start" "$min" high
-remount_fs f2fs "$mnt"
+scheme_remount "$scheme" "$mnt"
 f2fs_state aged
 phase measure-high
 fio_measure high "$files" "$seq_bs" "$rand_bs"
 sync
 f2fs_state measured
-remount_fs f2fs "$mnt"
+scheme_remount "$scheme" "$mnt"
 snapshot "$mnt/reserved" snapshot/high
 umount "$mnt"
 phase fsck

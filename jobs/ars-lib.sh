@@ -62,6 +62,15 @@ scheme_mount() {
   ars_set ipu_policy "$(scheme_ipu_policy "$1")"
 }
 
+# scheme_remount SCHEME DIR: remount_fs for SCHEME: a plain remount would drop the `ars`
+# mount option and reset ipu_policy to F2FS's default (F2FS_IPU_FSYNC).
+scheme_remount() {
+  sync
+  umount "$2" || die "cannot unmount $2"
+  mount_fs f2fs "$2" "$(scheme_mount_options "$1")"
+  ars_set ipu_policy "$(scheme_ipu_policy "$1")"
+}
+
 # ARS evaluation (ARS §V; rules/ars_eval.smk). ars_guest runs jobs/ars-guest.py under
 # the guest's python3 (the fragmentation benchmark, timed creates of reserved files).
 ars_guest() {
@@ -120,7 +129,8 @@ reserved_files() {
 
 # fio_measure NAME FILES SEQ_BS RAND_BS: sequential and random reads and writes over
 # the files of the fio filename list FILES (their whole size; writes fsync'd, reads
-# cold: fio drops each file's page cache first); fio's JSON into ./fio/NAME-RW.json.
+# cold: the page cache is dropped before each run, as the guest kernel has no fadvise
+# for fio's own invalidation); fio's JSON into ./fio/NAME-RW.json.
 fio_measure() {
   mkdir -p fio
   for rw in read write randread randwrite; do
@@ -132,7 +142,8 @@ fio_measure() {
     echo 3 > /proc/sys/vm/drop_caches
     fio --name="$rw" --filename="$2" --rw="$rw" --bs="$bs" --ioengine=psync \
       --fsync="$([ "${rw#*write}" != "$rw" ] && echo 1 || echo 0)" --fallocate=none \
-      --file_service_type="$service" --randrepeat=1 --thread --output-format=json \
+      --file_service_type="$service" --randrepeat=1 --thread --invalidate=0 \
+      --output-format=json \
       --output="fio/$1-$rw.json" || die "fio ($1 $rw) failed"
   done
 }

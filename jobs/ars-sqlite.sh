@@ -20,7 +20,7 @@ mnt=$TMPDIR/fs
 phase fragbench
 scheme_mount "$scheme" "$mnt"
 fragbench "$mnt" "$fill" "$start" "$min" moderate
-remount_fs f2fs "$mnt"
+scheme_remount "$scheme" "$mnt"
 mkdir -p "$mnt/data" replay
 phase sqlite
 ars_guest create "$mnt/data" "$trace_dir/reserved.txt" sqlite

@@ -52,6 +52,10 @@ def test_the_benchmark_ages_to_high(tmp_path, runs):
         assert 80 <= int(gc[(scheme, "utilization_percent")]["aged"]) <= 95
         assert int(gc[(scheme, "gc_calls")]["delta"]) >= 0
         assert int(gc[(scheme, "write_ios")]["delta"]) > 0
+    # Every remount keeps the scheme: F2FS with in-place updates off updates nothing in
+    # place, ARS (mount option `ars`) updates the reserved files in place.
+    assert gc[("f2fs", "ipu_blocks")]["delta"] == "0"
+    assert int(gc[("ars", "ipu_blocks")]["delta"]) > 0
 
 
 def test_ars_keeps_reserved_files_whole_at_high(tmp_path, runs):
