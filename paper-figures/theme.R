@@ -171,8 +171,8 @@ ars_state_factor <- function(state) {
 plot_ars_bars <- function(data, x, y, ylab) {
   ggplot(data, aes(.data[[x]], .data[[y]], fill = scheme)) +
     geom_col(position = position_dodge(width = 0.85), width = 0.8) +
-    geom_text(aes(label = signif(.data[[y]], 3)), position = position_dodge(width = 0.85),
-      vjust = -0.3, size = 2.3) +
+    geom_text(aes(label = signif(.data[[y]], 2)), position = position_dodge(width = 0.85),
+      vjust = -0.3, size = 2) +
     scale_fill_manual(values = palette_for(nlevels(data$scheme))) +
     labs(x = NULL, y = ylab, fill = "scheme") +
     theme_mobifrag()

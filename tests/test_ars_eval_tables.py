@@ -220,3 +220,19 @@ def test_apps_running_time_relative_to_f2fs_per_state(tmp_path):
     assert rows[("ars", "moderate")]["relative"] == "0.75"
     assert rows[("ars", "low")]["reserved_marked"] == "2"
     assert rows[("f2fs", "low")]["ops"] == "7"
+
+
+def test_sqlite_traces_of_each_kind_and_their_reserved_files():
+    from mobifrag import insert_benchmark
+
+    ops = insert_benchmark.insert_ops(2, "truncate", 3, 100, kind="delete")
+    assert sum(1 for op in ops if op.op == "sql" and op.args[1] == "delete") == 6
+    assert insert_benchmark.reserved_files(2, "truncate") == [
+        "mobibench/db-0.db",
+        "mobibench/db-0.db-journal",
+        "mobibench/db-1.db",
+        "mobibench/db-1.db-journal",
+    ]
+    assert insert_benchmark.reserved_files(1, "wal")[1] == "mobibench/db-0.db-wal"
+    with pytest.raises(ValueError, match="kind"):
+        insert_benchmark.insert_ops(1, "truncate", 1, 1, kind="select")
