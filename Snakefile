@@ -31,6 +31,7 @@ include: "rules/ars_selection.smk"
 include: "rules/user_latency.smk"
 include: "rules/ext4tune.smk"
 include: "rules/ars.smk"
+include: "rules/ars_eval.smk"
 
 
 rule all:

@@ -61,3 +61,89 @@ scheme_mount() {
   mount_fs f2fs "$2" "$(scheme_mount_options "$1")"
   ars_set ipu_policy "$(scheme_ipu_policy "$1")"
 }
+
+# scheme_remount SCHEME DIR: remount_fs for SCHEME: a plain remount would drop the `ars`
+# mount option and reset ipu_policy to F2FS's default (F2FS_IPU_FSYNC).
+scheme_remount() {
+  sync
+  umount "$2" || die "cannot unmount $2"
+  mount_fs f2fs "$2" "$(scheme_mount_options "$1")"
+  ars_set ipu_policy "$(scheme_ipu_policy "$1")"
+}
+
+# ARS evaluation (ARS §V; rules/ars_eval.smk). ars_guest runs jobs/ars-guest.py under
+# the guest's python3 (the fragmentation benchmark, timed creates of reserved files).
+ars_guest() {
+  python3 "$MOBIFRAG_ROOT/jobs/ars-guest.py" "$@" || die "ars-guest.py $1 failed"
+}
+
+# phase NAME: the guest's clock at the start of a job phase, into ./phases.tsv.
+phase() {
+  printf '%s\t%s\n' "$1" "$(date +%s.%N)" >> phases.tsv
+}
+
+# fragbench DIR FILL START MIN NAME: the fragmentation benchmark (ARS §V.A) below DIR;
+# its summary goes to ./fragbench-NAME.json.
+fragbench() {
+  ars_guest fragbench "$1" "$2" "$3" "$4" > "fragbench-$5.json"
+}
+
+# f2fs_state NAME: what F2FS reports of the mounted test disk into ./state/NAME/: its
+# debugfs status (GC calls, moved blocks, utilization), the valid-block bitmap of every
+# main-area segment (/proc/fs/f2fs/<dev>/segment_bits: the free-space map) and the
+# disk's block-layer counters (/sys/block/<dev>/stat), the ARS counters (name value).
+f2fs_state() {
+  dev=$(basename "$MOBIFRAG_DISK")
+  mkdir -p "state/$1"
+  for name in ars_reservations ars_refused ars_reclaimed_blocks; do
+    echo "$name $(ars_sysfs "$name")"
+  done > "state/$1/ars.txt"
+  cat /sys/kernel/debug/f2fs/status > "state/$1/status.txt" || die "no F2FS debugfs status"
+  cat "/proc/fs/f2fs/$dev/segment_bits" > "state/$1/segment_bits.txt" \
+    || die "no /proc/fs/f2fs/$dev/segment_bits"
+  cat "/sys/block/$dev/stat" > "state/$1/diskstat.txt" || die "no /sys/block/$dev/stat"
+}
+
+# reserved_files DIR COUNT FILE WRITERS: COUNT user.ars files of FILE bytes in DIR
+# (file-00 ...; their names in DIR.list), created by ars_guest create (timed, workload
+# "synthetic"), then all written at once, each by WRITERS concurrent 4 KiB fsync writers
+# with a slice each (ARS Fig. 1's fragmented file; one fio run, as fio starts slowly in
+# TCG). Prints the files as one fio filename list.
+reserved_files() {
+  dir=$1 count=$2 size=$3 writers=$4
+  for i in $(seq -w 0 $(( count - 1 ))); do echo "file-$i"; done > "$dir.list"
+  mkdir -p "$dir"
+  ars_guest create "$dir" "$dir.list" synthetic
+  names=""
+  set --
+  while read -r name; do
+    ars_mark "$dir/$name" "$size"
+    set -- "$@" --name="$name" --filename="$dir/$name"
+    names="$names${names:+:}$dir/$name"
+  done < "$dir.list"
+  fio --rw=write --bs=4k --size=$(( size / writers )) --offset_increment=$(( size / writers )) \
+    --numjobs="$writers" --ioengine=psync --fsync=1 --fallocate=none --thread \
+    --output=/dev/null "$@" || die "fio (writers of the reserved files) failed"
+  echo "$names"
+}
+
+# fio_measure NAME FILES SEQ_BS RAND_BS: sequential and random reads and writes over
+# the files of the fio filename list FILES (their whole size; writes fsync'd, reads
+# cold: the page cache is dropped before each run, as the guest kernel has no fadvise
+# for fio's own invalidation); fio's JSON into ./fio/NAME-RW.json.
+fio_measure() {
+  mkdir -p fio
+  for rw in read write randread randwrite; do
+    case "$rw" in
+      rand*) bs=$4 service=random ;;
+      *) bs=$3 service=sequential ;;
+    esac
+    sync
+    echo 3 > /proc/sys/vm/drop_caches
+    fio --name="$rw" --filename="$2" --rw="$rw" --bs="$bs" --ioengine=psync \
+      --fsync="$([ "${rw#*write}" != "$rw" ] && echo 1 || echo 0)" --fallocate=none \
+      --file_service_type="$service" --randrepeat=1 --thread --invalidate=0 \
+      --output-format=json \
+      --output="fio/$1-$rw.json" || die "fio ($1 $rw) failed"
+  done
+}

@@ -179,3 +179,19 @@ plot_ext4tune <- function(rows, baseline_label) {
     ) +
     theme_mobifrag()
 }
+
+# The ARS evaluation's states (ARS §V.A, after [16]) as a factor in the paper's order.
+ars_state_factor <- function(state) {
+  factor(state, levels = c("low", "moderate", "high"), labels = c("Low", "Moderate", "High"))
+}
+
+# Bars per scheme (ars_scheme_factor) over a category, dodged, labelled with their value.
+plot_ars_bars <- function(data, x, y, ylab) {
+  ggplot(data, aes(.data[[x]], .data[[y]], fill = scheme)) +
+    geom_col(position = position_dodge(width = 0.85), width = 0.8) +
+    geom_text(aes(label = signif(.data[[y]], 2)), position = position_dodge(width = 0.85),
+      vjust = -0.3, size = 2) +
+    scale_fill_manual(values = palette_for(nlevels(data$scheme))) +
+    labs(x = NULL, y = ylab, fill = "scheme") +
+    theme_mobifrag()
+}

@@ -1,5 +1,6 @@
 # Config, device profiles and path patterns shared by every stage.
 import json
+import math
 import os
 import shlex
 from pathlib import Path
@@ -321,3 +322,43 @@ def ars_runs(wildcards):
         device=wildcards.device, scale=wildcards.scale
     )
     return {f"scheme={s}": f"{folder}/{s}" for s in config["ars_kernel"]["schemes"]}
+
+
+# ARS evaluation (rules/ars_eval.smk): the jobs each table reads.
+ARS_EVAL = "ars/eval"
+
+
+def ars_eval(scale):
+    return scale_params(scale)["ars_eval"]
+
+
+ARS_EVAL_JOBS = {
+    "throughput": ["fragbench"],
+    "extents": ["fragbench"],
+    "freespace": ["fragbench"],
+    "gc": ["fragbench"],
+    "fragbench": ["fragbench", "sqlite", "apps"],
+    "sqlite": ["sqlite"],
+    "apps": ["apps"],
+    "create": ["fragbench", "sqlite", "apps"],
+}
+
+
+def fragbench_args():
+    """START and MIN bytes of the fragmentation benchmark (ARS §V.A): the first file size is
+    2^-size_shift of the power of two nearest the reference data partition."""
+    block = config["ars_eval"]
+    partition = config["reference_disk_gib"] * 2**30
+    start = 2 ** (round(math.log2(partition)) - block["size_shift"])
+    return start, block["min_kib"] * 1024
+
+
+def ars_eval_runs(w):
+    """Run label → job folder of every scheme for the jobs a table reads."""
+    run = results(ARS_EVAL).format(device=w.device, scale=w.scale)
+    jobs = ARS_EVAL_JOBS[w.kind]
+    return {
+        f"scheme={s}" + (f",job={job}" if len(jobs) > 1 else ""): f"{run}/{job}/{s}"
+        for job in jobs
+        for s in config["ars_kernel"]["schemes"]
+    }

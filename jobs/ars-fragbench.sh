@@ -1,0 +1,44 @@
+#!/bin/sh
+# ARS Figs. 4–5 (§V.A) under one scheme (f2fs, ipu, ars, ars-ipu), on one fresh F2FS:
+# NFILES user.ars files of FILE bytes (each written by WRITERS concurrent 4 KiB fsync
+# writers) are measured with fio at Low (pristine), then the fragmentation benchmark
+# (fill to FILL %, delete every other file, halve the size from START down to MIN bytes)
+# ages the file system to High and they are measured again. ./fio/<state>-<rw>.json,
+# ./snapshot/<state>/ (the reserved files after each state's measurements),
+# ./state/<aged|measured>/ (F2FS status, free-space map, disk counters around the High
+# measurements), ./fragbench-high.json, ./create.tsv, fsck.f2fs at the end.
+#
+#   ars-fragbench.sh SCHEME FILE WRITERS NFILES FILL START MIN SEQ_BS RAND_BS
+set -eu
+. "$MOBIFRAG_ROOT/jobs/lib.sh"
+. "$MOBIFRAG_ROOT/jobs/ars-lib.sh"
+[ $# -eq 9 ] || die "usage: ars-fragbench.sh SCHEME FILE WRITERS NFILES FILL START MIN SEQ_BS RAND_BS"
+scheme=$1 file=$2 writers=$3 nfiles=$4 fill=$5 start=$6 min=$7 seq_bs=$8 rand_bs=$9
+mnt=$TMPDIR/fs
+: > fsck.txt
+: > create.tsv
+: > phases.tsv
+
+phase reserved-files
+scheme_mount "$scheme" "$mnt"
+files=$(reserved_files "$mnt/reserved" "$nfiles" "$file" "$writers")
+scheme_remount "$scheme" "$mnt"
+phase measure-low
+fio_measure low "$files" "$seq_bs" "$rand_bs"
+scheme_remount "$scheme" "$mnt"
+snapshot "$mnt/reserved" snapshot/low
+
+phase fragbench
+fragbench "$mnt" "$fill" "$start" "$min" high
+scheme_remount "$scheme" "$mnt"
+f2fs_state aged
+phase measure-high
+fio_measure high "$files" "$seq_bs" "$rand_bs"
+sync
+f2fs_state measured
+scheme_remount "$scheme" "$mnt"
+snapshot "$mnt/reserved" snapshot/high
+umount "$mnt"
+phase fsck
+f2fs_fsck fragbench
+phase end

@@ -1,0 +1,142 @@
+"""Guest-side steps of the ARS evaluation jobs (jobs/ars-*.sh), standard library only:
+it runs under the guest's (the host's) python3, outside the repo's venv.
+
+    ars-guest.py fragbench ROOT FILL_PERCENT START_BYTES MIN_BYTES
+    ars-guest.py create ROOT LIST WORKLOAD   (appends to ./create.tsv)
+    ars-guest.py marked ROOT LIST
+
+fragbench — the fragmentation benchmark of ARS §V.A: files of START_BYTES fill the file
+system to FILL_PERCENT % used, every other live benchmark file (in creation order) is
+deleted, the size halves, and so on; the round at MIN_BYTES fills and deletes nothing.
+Used % is df's: used / (used + available), as the agent's `fill` measures it. Prints one
+JSON line: rounds, files created and live, the used % at the end.
+
+create — each path of LIST (relative to ROOT, one per line, fragcheck escapes) is created
+empty with the user.ars xattr and fsync'd, timed per file; rows of ./create.tsv:
+workload, path, ns. A file that already exists is skipped (its creation is not ours).
+
+marked — how many paths of LIST exist below ROOT, and how many still carry user.ars
+(a file the workload deleted and recreated lost it). One JSON line.
+"""
+
+import json
+import os
+import sys
+import time
+
+XATTR = "user.ars"
+
+
+def used_percent(root):
+    fs = os.statvfs(root)
+    used = fs.f_blocks - fs.f_bfree
+    total = used + fs.f_bavail
+    return 100.0 * used / total if total else 100.0
+
+
+def write_file(path, data):
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    try:
+        os.write(fd, data)
+    finally:
+        os.close(fd)
+
+
+def fragbench(root, fill, start, minimum):
+    bench = os.path.join(root, "fragbench")
+    os.makedirs(bench, exist_ok=True)
+    live, created, rounds, size = [], 0, 0, start
+    while True:
+        data = bytes([0xA5]) * size
+        while used_percent(root) < fill:
+            path = os.path.join(bench, f"r{rounds:02d}-{created:08d}")
+            try:
+                write_file(path, data)
+            except OSError:  # ENOSPC before the target: the round ends there
+                break
+            live.append(path)
+            created += 1
+        os.sync()
+        rounds += 1
+        if size <= minimum:
+            break
+        for path in live[::2]:
+            os.unlink(path)
+        live = live[1::2]
+        os.sync()
+        size = max(size // 2, minimum)
+    return {
+        "rounds": rounds,
+        "created": created,
+        "live": len(live),
+        "used_percent": round(used_percent(root), 2),
+    }
+
+
+def unescape(text):
+    out, i = [], 0
+    while i < len(text):
+        if text[i] == "\\" and i + 1 < len(text):
+            nxt = text[i + 1]
+            if nxt == "x":
+                out.append(chr(int(text[i + 2 : i + 4], 16)))
+                i += 4
+                continue
+            out.append({"t": "\t", "n": "\n"}.get(nxt, nxt))
+            i += 2
+            continue
+        out.append(text[i])
+        i += 1
+    return "".join(out)
+
+
+def read_list(path):
+    with open(path) as handle:
+        return [unescape(line.rstrip("\n")) for line in handle if line.strip()]
+
+
+def create(root, listing, workload):
+    with open("create.tsv", "a") as out:
+        for rel in read_list(listing):
+            path = os.path.join(root, rel)
+            if os.path.lexists(path):
+                continue
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            start = time.perf_counter_ns()
+            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o644)
+            try:
+                os.setxattr(fd, XATTR, b"1")
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+            out.write(f"{workload}\t{rel}\t{time.perf_counter_ns() - start}\n")
+
+
+def marked(root, listing):
+    paths = [os.path.join(root, rel) for rel in read_list(listing)]
+    present = [p for p in paths if os.path.isfile(p)]
+    carrying = 0
+    for path in present:
+        try:
+            os.getxattr(path, XATTR)
+            carrying += 1
+        except OSError:
+            pass
+    return {"listed": len(paths), "present": len(present), "marked": carrying}
+
+
+def main(argv):
+    if len(argv) == 5 and argv[0] == "fragbench":
+        print(json.dumps(fragbench(argv[1], float(argv[2]), int(argv[3]), int(argv[4]))))
+    elif len(argv) == 4 and argv[0] == "create":
+        create(argv[1], argv[2], argv[3])
+    elif len(argv) == 3 and argv[0] == "marked":
+        print(json.dumps(marked(argv[1], argv[2])))
+    else:
+        print(__doc__.split("\n\n")[1], file=sys.stderr)
+        return 64
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,38 @@
+#!/bin/sh
+# ARS Fig. 6 (§V.B) under one scheme (f2fs, ipu, ars, ars-ipu), on one fresh F2FS: the
+# fragmentation benchmark fills to FILL % (Moderate), the files of TRACE_DIR/reserved.txt
+# (the databases and their journals) are created with user.ars, then the SQLite traces
+# TRACE_DIR/*.iotrace run in name order (insert, update, delete). ./replay/<name>.json
+# (the agent's counts and seconds), ./marked.json, ./create.tsv, ./fragbench-moderate.json,
+# ./state/end/, fsck.f2fs at the end.
+#
+#   ars-sqlite.sh SCHEME FILL START MIN TRACE_DIR SEED
+set -eu
+. "$MOBIFRAG_ROOT/jobs/lib.sh"
+. "$MOBIFRAG_ROOT/jobs/ars-lib.sh"
+[ $# -eq 6 ] || die "usage: ars-sqlite.sh SCHEME FILL START MIN TRACE_DIR SEED"
+scheme=$1 fill=$2 start=$3 min=$4 trace_dir=$5 seed=$6
+mnt=$TMPDIR/fs
+: > fsck.txt
+: > create.tsv
+: > phases.tsv
+
+phase fragbench
+scheme_mount "$scheme" "$mnt"
+fragbench "$mnt" "$fill" "$start" "$min" moderate
+scheme_remount "$scheme" "$mnt"
+mkdir -p "$mnt/data" replay
+phase sqlite
+ars_guest create "$mnt/data" "$trace_dir/reserved.txt" sqlite
+for trace in "$trace_dir"/*.iotrace; do
+  name=$(basename "$trace" .iotrace)
+  "$MOBIFRAG_AGENT" replay --trace "$trace" --root "$mnt/data" --seed "$seed" \
+    > "replay/$name.json" || die "replay of $name failed"
+done
+ars_guest marked "$mnt/data" "$trace_dir/reserved.txt" > marked.json
+sync
+f2fs_state end
+umount "$mnt"
+phase fsck
+f2fs_fsck sqlite
+phase end

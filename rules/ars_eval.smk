@@ -1,0 +1,150 @@
+# ARS evaluation (ARS §V, Figs. 4–7 and the creation-time overhead of §V.D): the schemes
+# of `ars_kernel` on fresh F2FS file systems in the emulator, sizes from each scale's
+# `ars_eval` and the study's `ars_eval` block. Paths under results/{device}/{scale}/ars/eval/:
+#   fragbench/{scheme}/  Figs. 4–5: reserved files measured at Low and High (ars-fragbench.sh)
+#   sqlite-traces/       Fig. 6: the insert, update and delete traces and their reserved files
+#   sqlite/{scheme}/     Fig. 6: SQLite transactions at Moderate (ars-sqlite.sh)
+#   apps/{scheme}/       Fig. 7: the app traces at Low and Moderate (ars-apps.sh)
+#   <kind>.csv           the tables (mobifrag/ars_eval_tables.py)
+rule ars_eval_fragbench:
+    input:
+        kernel=lambda w: device_kernel(w.device),
+        agent=lambda w: device_agent(w.device),
+        job="jobs/ars-fragbench.sh",
+        lib="jobs/ars-lib.sh",
+        guest="jobs/ars-guest.py",
+    output:
+        out=directory(results(f"{ARS_EVAL}/fragbench/{{scheme}}")),
+    log:
+        results("logs/ars-eval-fragbench-{scheme}.console.log"),
+    wildcard_constraints:
+        scheme=ARS_SCHEMES,
+    params:
+        python=PYTHON,
+        disk_mib=lambda w: ars_eval(w.scale)["disk_mib"],
+        file=lambda w: ars_eval(w.scale)["file_kib"] * 1024,
+        writers=config["ars_kernel"]["writers"],
+        files=config["ars_eval"]["reserved_files"],
+        fill=config["ars_eval"]["fill_percent"],
+        sizes=" ".join(str(n) for n in fragbench_args()),
+        seq_bs=config["ars_eval"]["seq_block_kib"] * 1024,
+        rand_bs=config["ars_eval"]["rand_block_kib"] * 1024,
+    shell:
+        "{params.python} -m mobifrag.platform --device {wildcards.device}"
+        " --kernel {input.kernel} --agent {input.agent} --script {input.job}"
+        " --disk-mib {params.disk_mib} --out {output.out} --console {log}"
+        " -- {wildcards.scheme} {params.file} {params.writers} {params.files}"
+        " {params.fill} {params.sizes} {params.seq_bs} {params.rand_bs}"
+
+
+rule ars_eval_sqlite_traces:
+    output:
+        directory(results(f"{ARS_EVAL}/sqlite-traces")),
+    log:
+        results("logs/ars-eval-sqlite-traces.log"),
+    params:
+        python=PYTHON,
+        threads=config["ars_eval"]["sqlite"]["threads"],
+        journal=config["ars_eval"]["sqlite"]["journal"],
+        kinds=config["ars_eval"]["sqlite"]["kinds"],
+        row_bytes=config["ars_eval"]["sqlite"]["row_bytes"],
+        per_thread=lambda w: max(
+            1,
+            ars_eval(w.scale)["sqlite_records"]
+            // config["ars_eval"]["sqlite"]["threads"],
+        ),
+    shell:
+        "mkdir -p {output} && i=0 && for kind in {params.kinds}; do i=$((i + 1)) &&"
+        " {params.python} -m mobifrag.insert_benchmark --threads {params.threads}"
+        " --journal {params.journal} --inserts {params.per_thread}"
+        " --row-bytes {params.row_bytes} --kind $kind --out {output}/$i-$kind.iotrace"
+        " --reserved {output}/reserved.txt || exit 1; done > {log} 2>&1"
+
+
+rule ars_eval_sqlite:
+    input:
+        kernel=lambda w: device_kernel(w.device),
+        agent=lambda w: device_agent(w.device),
+        job="jobs/ars-sqlite.sh",
+        lib="jobs/ars-lib.sh",
+        guest="jobs/ars-guest.py",
+        traces=results(f"{ARS_EVAL}/sqlite-traces"),
+    output:
+        out=directory(results(f"{ARS_EVAL}/sqlite/{{scheme}}")),
+    log:
+        results("logs/ars-eval-sqlite-{scheme}.console.log"),
+    wildcard_constraints:
+        scheme=ARS_SCHEMES,
+    params:
+        python=PYTHON,
+        disk_mib=lambda w: ars_eval(w.scale)["disk_mib"],
+        fill=config["ars_eval"]["moderate_fill_percent"],
+        sizes=" ".join(str(n) for n in fragbench_args()),
+        seed=config["seed"],
+    shell:
+        "{params.python} -m mobifrag.platform --device {wildcards.device}"
+        " --kernel {input.kernel} --agent {input.agent} --script {input.job}"
+        " --disk-mib {params.disk_mib} --out {output.out} --console {log}"
+        " -- {wildcards.scheme} {params.fill} {params.sizes}"
+        " $(realpath {input.traces}) {params.seed}"
+
+
+rule ars_eval_apps:
+    input:
+        kernel=lambda w: device_kernel(w.device),
+        agent=lambda w: device_agent(w.device),
+        job="jobs/ars-apps.sh",
+        lib="jobs/ars-lib.sh",
+        guest="jobs/ars-guest.py",
+        reserved=lambda w: expand(
+            results(f"{ARS_SELECTION}/{{app}}/reserved.txt"),
+            device=w.device,
+            scale=w.scale,
+            app=config["ars_selection"]["apps"],
+        ),
+        traces=lambda w: expand(
+            results(f"{ARS_SELECTION}/{{app}}/traces"),
+            device=w.device,
+            scale=w.scale,
+            app=config["ars_selection"]["apps"],
+        ),
+    output:
+        out=directory(results(f"{ARS_EVAL}/apps/{{scheme}}")),
+    log:
+        results("logs/ars-eval-apps-{scheme}.console.log"),
+    wildcard_constraints:
+        scheme=ARS_SCHEMES,
+    params:
+        python=PYTHON,
+        disk_mib=lambda w: ars_eval(w.scale)["disk_mib"],
+        fill=config["ars_eval"]["moderate_fill_percent"],
+        sizes=" ".join(str(n) for n in fragbench_args()),
+        selection=lambda w: results(ARS_SELECTION).format(
+            device=w.device, scale=w.scale
+        ),
+        apps=" ".join(config["ars_selection"]["apps"]),
+        seed=config["seed"],
+    shell:
+        "{params.python} -m mobifrag.platform --device {wildcards.device}"
+        " --kernel {input.kernel} --agent {input.agent} --script {input.job}"
+        " --disk-mib {params.disk_mib} --out {output.out} --console {log}"
+        " -- {wildcards.scheme} {params.fill} {params.sizes}"
+        " $(realpath {params.selection}) '{params.apps}' {params.seed}"
+
+
+rule ars_eval_table:
+    input:
+        lambda w: ars_eval_runs(w).values(),
+    output:
+        results(f"{ARS_EVAL}/{{kind}}.csv"),
+    log:
+        results("logs/ars-eval-{kind}-table.log"),
+    wildcard_constraints:
+        kind="|".join(ARS_EVAL_JOBS),
+    params:
+        python=PYTHON,
+        runs=lambda w: run_labels(ars_eval_runs(w)),
+        bounds=" ".join(str(k) for k in config["ars_eval"]["free_space_kib"]),
+    shell:
+        "{params.python} -m mobifrag.ars_eval_tables {wildcards.kind} {params.runs}"
+        " --bounds-kib {params.bounds} --out {output} 2> {log}"

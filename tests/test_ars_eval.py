@@ -1,0 +1,82 @@
+"""The ARS evaluation's fragmentation-benchmark job (jobs/ars-fragbench.sh, ARS §V.A,
+Figs. 4–5) in the emulator at the test scale, under F2FS and ARS, each on a fresh F2FS."""
+
+import csv
+import shutil
+
+import pytest
+import yaml
+
+from conftest import REPO, snakemake
+from mobifrag.ars_eval_tables import main as tables
+
+pytestmark = pytest.mark.emulator
+
+RUN = "results/emulator-emmc/test/ars/eval/fragbench"
+CONFIG = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
+FILES = CONFIG["ars_eval"]["reserved_files"]
+SCHEMES = ("f2fs", "ars")
+
+
+@pytest.fixture(scope="module")
+def runs(emulator_kernel):
+    # Always fresh real runs, one emulator at a time.
+    for scheme in SCHEMES:
+        shutil.rmtree(REPO / RUN / scheme, ignore_errors=True)
+        snakemake(f"{RUN}/{scheme}", "--config", "scale=test")
+    return {scheme: REPO / RUN / scheme for scheme in SCHEMES}
+
+
+def table(tmp_path, kind, runs):
+    out = tmp_path / f"{kind}.csv"
+    args = [kind, "--out", str(out)]
+    for scheme, folder in runs.items():
+        args += ["--run", f"scheme={scheme}", str(folder)]
+    assert tables(args) == 0
+    with open(out, newline="") as handle:
+        return list(csv.DictReader(handle))
+
+
+def test_fsck_finds_every_file_system_clean(runs):
+    for folder in runs.values():
+        assert (folder / "fsck.txt").read_text().split("\n")[0] == "fragbench clean"
+
+
+def test_the_benchmark_ages_to_high(tmp_path, runs):
+    for row in table(tmp_path, "fragbench", runs):
+        assert row["rounds"] == "6"  # 128 KiB down to 4 KiB
+        assert 89 <= float(row["used_percent"]) <= 95
+    gc = {(r["scheme"], r["counter"]): r for r in table(tmp_path, "gc", runs)}
+    for scheme in SCHEMES:
+        # F2FS's own utilization (valid blocks) is in High (80–95 %) too.
+        assert 80 <= int(gc[(scheme, "utilization_percent")]["aged"]) <= 95
+        assert int(gc[(scheme, "gc_calls")]["delta"]) >= 0
+        assert int(gc[(scheme, "write_ios")]["delta"]) > 0
+    # Every remount keeps the scheme: F2FS with in-place updates off updates nothing in
+    # place, ARS (mount option `ars`) updates the reserved files in place.
+    assert gc[("f2fs", "ipu_blocks")]["delta"] == "0"
+    assert int(gc[("ars", "ipu_blocks")]["delta"]) > 0
+
+
+def test_ars_keeps_reserved_files_whole_at_high(tmp_path, runs):
+    rows = {(r["scheme"], r["state"]): r for r in table(tmp_path, "extents", runs)}
+    for scheme in SCHEMES:
+        assert rows[(scheme, "high")]["files"] == str(FILES)
+    # A file under 2 MiB lies in one reserved section; F2FS interleaves the writers.
+    assert rows[("ars", "high")]["extents_max"] == "1"
+    assert int(rows[("f2fs", "high")]["extents"]) >= 20 * int(rows[("ars", "high")]["extents"])
+
+
+def test_free_space_map_covers_the_free_blocks(tmp_path, runs):
+    rows = table(tmp_path, "freespace", runs)
+    for scheme in SCHEMES:
+        measured = [r for r in rows if r["scheme"] == scheme and r["phase"] == "measured"]
+        assert [r["level"] for r in measured] == [f"L{i}" for i in range(1, 8)]
+        assert sum(int(r["fragments"]) for r in measured) > 0
+        assert sum(float(r["share"]) for r in measured) == pytest.approx(1)
+
+
+def test_throughput_of_every_workload_and_state(tmp_path, runs):
+    rows = table(tmp_path, "throughput", runs)
+    assert len(rows) == len(SCHEMES) * 2 * 4
+    assert all(float(r["mib_s"]) > 0 for r in rows)

@@ -1,0 +1,238 @@
+"""mobifrag.f2fs_state and mobifrag.ars_eval_tables on synthetic job outputs (the formats
+of F2FS 6.1's segment_bits and debugfs status, fio's JSON, the agent's replay JSON)."""
+
+import csv
+import json
+
+import pytest
+
+from conftest import write_snapshot
+from mobifrag import f2fs_state
+from mobifrag.ars_eval_tables import main
+
+BOUNDS = [4, 8, 16, 32, 64, 128]
+
+
+def segment_line(segno, bitmap, seg_type=1):
+    valid = sum(bin(b).count("1") for b in bitmap)
+    return f"{segno:<10d}{seg_type}|{valid:<3d}|" + "".join(f" {b:02x}" for b in bitmap)
+
+
+def segment_bits(bitmaps):
+    head = "format: segment_type|valid_blocks|bitmaps\nsegment_type(0:HD, 1:WD, 2:CD)\n"
+    return head + "\n".join(segment_line(i, b) for i, b in enumerate(bitmaps)) + "\n"
+
+
+def status(gc_calls=3, moved=40, utilization=84):
+    return f"""
+=====[ partition info(vdb). #0, RW, CP: Good]=====
+[SBI: fs_dirty]
+Utilization: {utilization}% (20000 valid blocks, 0 discard blocks)
+CP calls: 9 (BG: 0)
+GC calls: {gc_calls} (BG: 1)
+  - data segments : 2 (1)
+  - node segments : 1 (0)
+  - Reclaimed segs : Normal (3), Idle CB (0), Idle Greedy (0), Idle AT (0)
+Try to move {moved} blocks (BG: 5)
+  - data blocks : {moved - 4} (5)
+  - node blocks : 4 (0)
+BG skip : IO: 0, Other: 0
+IPU: 7 blocks
+SSR: 11 blocks in 2 segments
+LFS: 900 blocks in 3 segments
+"""
+
+
+def test_free_runs_follow_f2fs_bit_order_across_segments():
+    # Segment 0: blocks 0-7 valid (byte ff), block 8 free, 9-15 valid (7f: bit 7 clear
+    # is block 8), rest free; segment 1: first 2 blocks free, then all valid.
+    seg0 = bytes([0xFF, 0x7F] + [0] * 62)
+    seg1 = bytes([0x3F] + [0xFF] * 63)
+    runs = f2fs_state.free_runs(f2fs_state.segment_bitmaps(segment_bits([seg0, seg1])))
+    assert runs == [1, 62 * 8 + 2]
+
+
+def test_levels_put_4k_in_l1_and_above_128k_in_l7():
+    counts = f2fs_state.level_counts([1, 1, 2, 3, 32, 33, 512], BOUNDS)
+    assert counts == {"L1": 2, "L2": 1, "L3": 1, "L4": 0, "L5": 0, "L6": 1, "L7": 2}
+
+
+def test_a_bitmap_disagreeing_with_its_count_is_rejected():
+    text = segment_bits([bytes([0xFF] + [0] * 63)]).replace("|8  |", "|9  |")
+    with pytest.raises(f2fs_state.StateError, match="disagrees"):
+        f2fs_state.segment_bitmaps(text)
+
+
+def test_status_counters_of_the_first_partition():
+    values = f2fs_state.status_counters(status() + status(gc_calls=99))
+    assert values["gc_calls"] == 3 and values["gc_bg_calls"] == 1
+    assert values["gc_moved_blocks"] == 40 and values["gc_data_blocks"] == 36
+    assert values["utilization_percent"] == 84 and values["ipu_blocks"] == 7
+    with pytest.raises(f2fs_state.StateError, match="no F2FS"):
+        f2fs_state.status_counters("nothing mounted\n")
+
+
+def fio_json(path, direction, mib_s):
+    other = "write" if direction == "read" else "read"
+    job = {"jobname": "x", "error": 0, direction: {"bw_bytes": int(mib_s * 2**20)}}
+    job[other] = {"bw_bytes": 0}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    notice = "fio: cache invalidation of /x/file-00 failed: Function not implemented\n"
+    path.write_text(notice + json.dumps({"fio version": "fio-3.33", "jobs": [job]}, indent=1))
+
+
+def fragbench_run(folder, speed, extents, gc_calls):
+    """A jobs/ars-fragbench.sh output folder whose bandwidths scale with `speed`."""
+    for state, factor in (("low", 1.0), ("high", 0.5)):
+        for rw, direction in (("read", "read"), ("write", "write"), ("randread", "read")):
+            fio_json(folder / "fio" / f"{state}-{rw}.json", direction, 100 * speed * factor)
+        fio_json(folder / "fio" / f"{state}-randwrite.json", "write", 10 * speed * factor)
+        rows = [(f"file-{i}", 8192, 8192, extents, 10 + i) for i in range(2)]
+        ext = [
+            (f"file-{i}", e, e * 4096, (1000 * i + 3 * e) * 4096, 4096, "")
+            for i in range(2)
+            for e in range(extents)
+        ]
+        write_snapshot(
+            folder / "snapshot" / state,
+            files=rows,
+            extents=ext,
+            fs=("f2fs", 4096, 32768, 4000, "/dev/vdb"),
+        )
+    for phase, calls in (("aged", 2), ("measured", 2 + gc_calls)):
+        state = folder / "state" / phase
+        state.mkdir(parents=True)
+        (state / "status.txt").write_text(status(gc_calls=calls, moved=10 * calls))
+        (state / "segment_bits.txt").write_text(
+            segment_bits([bytes([0xAA] * 8 + [0xFF] * 56), bytes(64)])
+        )
+        (state / "ars.txt").write_text(f"ars_reservations {calls}\nars_refused 0\n")
+        (state / "diskstat.txt").write_text(f" {100 * calls} 0 800 5 {50 * calls} 0 400 9 0 1 2\n")
+    (folder / "fragbench-high.json").write_text(
+        json.dumps({"rounds": 6, "created": 900, "live": 500, "used_percent": 90.1})
+    )
+    (folder / "create.tsv").write_text("synthetic\tfile-0\t2000\nsynthetic\tfile-1\t4000\n")
+    return folder
+
+
+def table(tmp_path, kind, runs):
+    out = tmp_path / f"{kind}.csv"
+    args = [kind, "--out", str(out)]
+    for label, folder in runs.items():
+        args += ["--run", label, str(folder)]
+    assert main(args) == 0
+    with open(out, newline="") as handle:
+        return list(csv.DictReader(handle))
+
+
+@pytest.fixture
+def runs(tmp_path):
+    return {
+        "scheme=f2fs": fragbench_run(tmp_path / "f2fs", 1.0, 6, gc_calls=4),
+        "scheme=ars": fragbench_run(tmp_path / "ars", 1.5, 1, gc_calls=1),
+    }
+
+
+def test_throughput_is_relative_to_f2fs_at_low(tmp_path, runs):
+    rows = table(tmp_path, "throughput", runs)
+    assert len(rows) == 2 * 2 * 4
+    by = {(r["scheme"], r["state"], r["workload"]): float(r["relative"]) for r in rows}
+    assert by[("f2fs", "low", "seq-read")] == 1
+    assert by[("f2fs", "high", "rand-write")] == pytest.approx(0.5)
+    assert by[("ars", "high", "seq-write")] == pytest.approx(0.75)
+
+
+def test_extents_count_every_reserved_file(tmp_path, runs):
+    rows = {(r["scheme"], r["state"]): r for r in table(tmp_path, "extents", runs)}
+    assert rows[("f2fs", "high")]["extents"] == "12"
+    assert rows[("f2fs", "high")]["extents_max"] == "6"
+    assert rows[("ars", "low")]["extents_mean"] == "1"
+
+
+def test_freespace_levels_and_shares(tmp_path, runs):
+    rows = [r for r in table(tmp_path, "freespace", runs) if r["scheme"] == "ars"]
+    measured = {r["level"]: r for r in rows if r["phase"] == "measured"}
+    # 0xAA: every other block free in the first 64 blocks (32 L1 fragments); the free
+    # second segment is one fragment of 2 MiB (L7).
+    assert measured["L1"]["fragments"] == "32" and measured["L7"]["fragments"] == "1"
+    assert float(measured["L1"]["share"]) == pytest.approx(32 / 33)
+
+
+def test_gc_counters_are_deltas_over_the_measurements(tmp_path, runs):
+    rows = {(r["scheme"], r["counter"]): r for r in table(tmp_path, "gc", runs)}
+    assert rows[("f2fs", "gc_calls")]["delta"] == "4"
+    assert rows[("ars", "gc_calls")]["delta"] == "1"
+    assert rows[("f2fs", "gc_moved_blocks")]["delta"] == "40"
+    assert rows[("f2fs", "read_ios")]["delta"] == "400"
+    assert rows[("ars", "ars_reservations")]["measured"] == "3"
+
+
+def test_create_times_relative_to_f2fs(tmp_path, runs):
+    rows = {r["scheme"]: r for r in table(tmp_path, "create", runs)}
+    assert rows["f2fs"]["mean_us"] == "3" and rows["ars"]["relative"] == "1"
+
+
+def replay(path, sql=0, seconds=1.0, errors=0, other=None):
+    ops = {"sql": sql, **(other or {})}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(
+        json.dumps(
+            {
+                "ops": ops,
+                "errors": {k: (errors if k == "sql" else 0) for k in ops},
+                "seconds": seconds,
+            }
+        )
+    )
+
+
+def test_sqlite_tps_and_ratio(tmp_path):
+    runs = {}
+    for scheme, seconds in (("f2fs", 2.0), ("ars", 1.0)):
+        folder = tmp_path / scheme
+        replay(folder / "replay" / "1-insert.json", sql=100, seconds=seconds)
+        replay(folder / "replay" / "2-update.json", sql=100, seconds=seconds, errors=10)
+        runs[f"scheme={scheme}"] = folder
+    rows = {(r["scheme"], r["kind"]): r for r in table(tmp_path, "sqlite", runs)}
+    assert rows[("f2fs", "insert")]["tps"] == "50"
+    assert rows[("ars", "update")]["tps"] == "90" and rows[("ars", "update")]["relative"] == "2"
+
+
+def test_sqlite_without_transactions_fails(tmp_path):
+    replay(tmp_path / "f2fs" / "replay" / "1-insert.json", sql=5, errors=5)
+    args = ["sqlite", "--run", "scheme=f2fs", str(tmp_path / "f2fs"), "--out", "x.csv"]
+    assert main(args) == 1
+
+
+def test_apps_running_time_relative_to_f2fs_per_state(tmp_path):
+    runs = {}
+    for scheme, seconds in (("f2fs", 4.0), ("ars", 3.0)):
+        folder = tmp_path / scheme
+        for state in ("low", "moderate"):
+            replay(
+                folder / "replay" / f"{state}-facebook.json", seconds=seconds, other={"write": 7}
+            )
+            (folder / f"marked-{state}-facebook.json").write_text(
+                json.dumps({"listed": 3, "present": 3, "marked": 2})
+            )
+        runs[f"scheme={scheme}"] = folder
+    rows = {(r["scheme"], r["state"]): r for r in table(tmp_path, "apps", runs)}
+    assert rows[("ars", "moderate")]["relative"] == "0.75"
+    assert rows[("ars", "low")]["reserved_marked"] == "2"
+    assert rows[("f2fs", "low")]["ops"] == "7"
+
+
+def test_sqlite_traces_of_each_kind_and_their_reserved_files():
+    from mobifrag import insert_benchmark
+
+    ops = insert_benchmark.insert_ops(2, "truncate", 3, 100, kind="delete")
+    assert sum(1 for op in ops if op.op == "sql" and op.args[1] == "delete") == 6
+    assert insert_benchmark.reserved_files(2, "truncate") == [
+        "mobibench/db-0.db",
+        "mobibench/db-0.db-journal",
+        "mobibench/db-1.db",
+        "mobibench/db-1.db-journal",
+    ]
+    assert insert_benchmark.reserved_files(1, "wal")[1] == "mobibench/db-0.db-wal"
+    with pytest.raises(ValueError, match="kind"):
+        insert_benchmark.insert_ops(1, "truncate", 1, 1, kind="select")
