@@ -5,16 +5,18 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "file_marker.h"
 #include "path_hash.h"
 #include "sql_connection.h"
 
 #define INITIAL_SLOTS 64
 
 void handle_cache_init(struct handle_cache *cache, int root_fd, const char *root_path,
-                       size_t max_open_fds)
+                       size_t max_open_fds, struct file_marker *marker)
 {
     *cache = (struct handle_cache){.root_fd = root_fd, .root_path = root_path,
-                                   .max_open_fds = max_open_fds ? max_open_fds : 1};
+                                   .max_open_fds = max_open_fds ? max_open_fds : 1,
+                                   .marker = marker};
 }
 
 static struct handle **find_slot(struct handle **slots, size_t slot_count, const char *path)
@@ -105,6 +107,8 @@ static int open_handle(struct handle_cache *cache, struct handle *handle,
         *status = -fd;
         return -1;
     }
+    if (intent != OPEN_EXISTING)
+        file_marker_mark_fd(cache->marker, fd, handle->path);
     if (!remember_open(cache, handle, fd)) {
         close(fd);
         *status = ENOMEM;

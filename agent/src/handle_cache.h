@@ -8,6 +8,7 @@
 #include "root_files.h"
 
 struct sql_connection;
+struct file_marker;
 
 /* What one replay thread has open under one path: a file descriptor and/or
  * a SQLite connection. */
@@ -30,10 +31,12 @@ struct handle_cache {
     struct handle **open; /* handles with fd >= 0 */
     size_t open_count, max_open_fds;
     uint64_t clock;
+    struct file_marker *marker; /* --mark-list, NULL when off */
 };
 
+/* marker (may be NULL) marks listed files as they are opened for creation. */
 void handle_cache_init(struct handle_cache *cache, int root_fd, const char *root_path,
-                       size_t max_open_fds);
+                       size_t max_open_fds, struct file_marker *marker);
 
 /* The entry of path, created closed if new; NULL when out of memory. */
 struct handle *handle_cache_entry(struct handle_cache *cache, const char *path);

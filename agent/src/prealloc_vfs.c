@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <sys/stat.h>
 
+#include "file_marker.h"
+
 /* One open SQLite file: the shim's state, then the real VFS's file object. */
 struct prealloc_file {
     sqlite3_file base;      /* base.pMethods = &shim_methods once opened */
@@ -18,6 +20,7 @@ static sqlite3_vfs *real_vfs;
 static sqlite3_vfs shim_vfs;
 static sqlite3_io_methods shim_methods;
 static uint64_t prealloc_unit;
+static struct file_marker *marker;
 
 #define REAL(file) (((struct prealloc_file *)(file))->real)
 
@@ -203,8 +206,11 @@ static int shim_open(sqlite3_vfs *vfs, const char *name, sqlite3_file *handle, i
     int rc = real_vfs->xOpen(real_vfs, name, file->real, flags, out_flags);
     if (rc != SQLITE_OK)
         return rc;
-    /* Temporary files (no name) and read-only opens are not preallocated. */
-    if (name && (flags & SQLITE_OPEN_READWRITE))
+    /* Temporary files (no name) are neither marked nor preallocated, read-only
+     * opens are not preallocated. Marking comes before SQLite's first write. */
+    if (name && (flags & SQLITE_OPEN_CREATE))
+        file_marker_mark_name(marker, name);
+    if (name && (flags & SQLITE_OPEN_READWRITE) && prealloc_unit > 0)
         file->fd = unix_descriptor(file->real, name, &file->reserved);
     file->base.pMethods = &shim_methods;
     return SQLITE_OK;
@@ -282,9 +288,9 @@ static int shim_current_time_int64(sqlite3_vfs *vfs, sqlite3_int64 *out)
     return real_vfs->xCurrentTimeInt64(real_vfs, out);
 }
 
-int prealloc_vfs_register(uint64_t unit)
+int prealloc_vfs_register(uint64_t unit, struct file_marker *file_marker)
 {
-    if (unit == 0)
+    if (unit == 0 && !file_marker)
         return SQLITE_OK;
     int rc = sqlite3_initialize();
     if (rc != SQLITE_OK)
@@ -293,6 +299,7 @@ int prealloc_vfs_register(uint64_t unit)
     if (!real_vfs || real_vfs->iVersion < 2 || !real_vfs->xCurrentTimeInt64)
         return SQLITE_ERROR;
     prealloc_unit = unit;
+    marker = file_marker;
     shim_vfs = (sqlite3_vfs){
         .iVersion = 2,
         .szOsFile = (int)shim_header_size() + real_vfs->szOsFile,

@@ -3,6 +3,8 @@
 
 #include <stdint.h>
 
+struct file_marker;
+
 /* The space-preallocation treatment of TMC §6.1.1 for SQLite files: a VFS
  * shim over SQLite's default VFS that, before a write would grow a database,
  * journal or WAL file past the space reserved for it, reserves another `unit`
@@ -12,8 +14,14 @@
  * past EOF (the "wasted" space of TMC Fig. 16). A truncation releases what
  * lies past the new size, so reservation starts again from there.
  *
- * Registers the shim as SQLite's default VFS; unit 0 registers nothing.
- * Call once, before any connection opens. Returns an SQLite result code. */
-int prealloc_vfs_register(uint64_t unit);
+ * The same shim serves `replay --mark-list`: when file_marker is not NULL,
+ * every named file SQLite opens with SQLITE_OPEN_CREATE (database, journal,
+ * WAL) goes through file_marker_mark_name right after it is opened, before
+ * SQLite writes to it.
+ *
+ * Registers the shim as SQLite's default VFS; unit 0 without a marker
+ * registers nothing (unit 0 with a marker only marks). Call once, before any
+ * connection opens. Returns an SQLite result code. */
+int prealloc_vfs_register(uint64_t unit, struct file_marker *file_marker);
 
 #endif

@@ -10,13 +10,15 @@
 
 #include "cli.h"
 #include "exit_codes.h"
+#include "file_marker.h"
+#include "mark_list.h"
 #include "prealloc_vfs.h"
 #include "replayer.h"
 #include "trace_parser.h"
 
 static const char usage_text[] =
     "Usage: " PROGRAM_NAME " replay --trace FILE --root DIR [--pace] [--seed S]\n"
-    "                      [--sqlite-prealloc BYTES]\n"
+    "                      [--sqlite-prealloc BYTES] [--mark-list FILE [--mark-xattr NAME]]\n"
     "\n"
     "Replays a workload trace (.iotrace, see traces/FORMAT.md) on the file system\n"
     "holding DIR: one thread per THREAD value, operations of a thread in file\n"
@@ -34,10 +36,17 @@ static const char usage_text[] =
     "                 units of BYTES with fallocate(KEEP_SIZE) before a write\n"
     "                 grows them past their reserved space (TMC 6.1.1);\n"
     "                 default 0 = off\n"
+    "  --mark-list FILE\n"
+    "                 paths (one per line, relative to DIR, escaped as trace\n"
+    "                 PATHs) whose files get the xattr NAME=1 each time the\n"
+    "                 replay or SQLite creates them, before the first write\n"
+    "  --mark-xattr NAME\n"
+    "                 the xattr --mark-list sets (default user.ars, the ARS\n"
+    "                 patch's reservation switch)\n"
     "\n"
     "Prints one JSON object on stdout. Exit status: 0 replayed (failed operations\n"
-    "are in the summary), 1 root or trace unusable, 64 bad arguments,\n"
-    "65 malformed trace.\n";
+    "and marks are in the summary), 1 root or trace unusable, 64 bad arguments\n"
+    "(an unreadable or malformed --mark-list included), 65 malformed trace.\n";
 
 enum option_code {
     OPT_TRACE = 256,
@@ -45,6 +54,8 @@ enum option_code {
     OPT_PACE,
     OPT_SEED,
     OPT_SQLITE_PREALLOC,
+    OPT_MARK_LIST,
+    OPT_MARK_XATTR,
     OPT_HELP
 };
 
@@ -54,14 +65,25 @@ static const struct option long_options[] = {
     {"pace", no_argument, NULL, OPT_PACE},
     {"seed", required_argument, NULL, OPT_SEED},
     {"sqlite-prealloc", required_argument, NULL, OPT_SQLITE_PREALLOC},
+    {"mark-list", required_argument, NULL, OPT_MARK_LIST},
+    {"mark-xattr", required_argument, NULL, OPT_MARK_XATTR},
     {"help", no_argument, NULL, OPT_HELP},
     {NULL, 0, NULL, 0},
 };
 
 struct parsed_options {
     struct replay_config config;
+    const char *mark_list_file;
+    const char *mark_xattr;
     bool help;
 };
+
+/* A name setxattr(2) can take: "namespace.name", at most XATTR_NAME_MAX. */
+static bool valid_xattr_name(const char *name)
+{
+    const char *dot = strchr(name, '.');
+    return dot && dot != name && dot[1] != '\0' && strlen(name) <= 255;
+}
 
 static int apply_option(int code, const char *value, struct parsed_options *parsed)
 {
@@ -80,6 +102,13 @@ static int apply_option(int code, const char *value, struct parsed_options *pars
                    ? EXIT_OK
                    : usage_error("replay", "invalid value for --sqlite-prealloc: '%s' "
                                            "(expected a byte count, e.g. 128K)", value);
+    case OPT_MARK_LIST: parsed->mark_list_file = value; return EXIT_OK;
+    case OPT_MARK_XATTR:
+        parsed->mark_xattr = value;
+        return valid_xattr_name(value)
+                   ? EXIT_OK
+                   : usage_error("replay", "invalid value for --mark-xattr: '%s' "
+                                           "(expected namespace.name, e.g. user.ars)", value);
     case OPT_HELP: parsed->help = true; return EXIT_OK;
     }
     return EXIT_USAGE;
@@ -91,6 +120,8 @@ static int check_required(const struct parsed_options *parsed)
         return usage_error("replay", "missing required option --trace");
     if (!parsed->config.root)
         return usage_error("replay", "missing required option --root");
+    if (parsed->mark_xattr && !parsed->mark_list_file)
+        return usage_error("replay", "--mark-xattr needs --mark-list");
     return EXIT_OK;
 }
 
@@ -127,6 +158,17 @@ static int load_trace(const char *file, struct trace *trace)
     return EXIT_OK;
 }
 
+static int load_mark_list(const char *file, struct mark_list *list)
+{
+    long outcome = mark_list_load(file, list, stderr);
+    if (outcome > 0)
+        return usage_error("replay", "malformed --mark-list %s (lines above)", file);
+    if (outcome < 0)
+        return usage_error("replay", "cannot read --mark-list %s: %s", file,
+                           strerror((int)-outcome));
+    return EXIT_OK;
+}
+
 static int open_root(struct replay_config *config)
 {
     config->root_fd = open(config->root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -147,13 +189,33 @@ static void print_json(const struct replay_config *config, const struct trace *t
     replay_stats_write_json(stdout, stats);
     printf(",\"bytes_written\":%llu,\"bytes_read\":%llu,\"reclaimed_files\":%llu,"
            "\"reclaimed_bytes\":%llu,\"seconds\":%.6f,\"ops_per_second\":%.3f,"
-           "\"seed\":%llu,\"pace\":%s,\"sqlite_prealloc\":%llu}\n",
+           "\"seed\":%llu,\"pace\":%s,\"sqlite_prealloc\":%llu,",
            (unsigned long long)stats->bytes_written, (unsigned long long)stats->bytes_read,
            (unsigned long long)stats->reclaimed_files,
            (unsigned long long)stats->reclaimed_bytes, result->seconds, rate,
            (unsigned long long)config->seed, config->pace ? "true" : "false",
            (unsigned long long)config->sqlite_prealloc);
+    const struct file_marker *marker = config->marker;
+    printf("\"marks_listed\":%zu,\"marks_set\":%llu,\"mark_errors\":%llu}\n",
+           marker ? marker->list.count : 0, (unsigned long long)file_marker_set_count(marker),
+           (unsigned long long)file_marker_error_count(marker));
     fflush(stdout);
+}
+
+static int start_marker(struct replay_config *config, struct mark_list *list,
+                        const char *xattr, struct file_marker *marker)
+{
+    if (!list)
+        return EXIT_OK;
+    int error = file_marker_init(marker, list, xattr, config->root);
+    if (error) {
+        fprintf(stderr, "%s replay: cannot resolve root %s: %s\n", PROGRAM_NAME,
+                config->root, strerror(error));
+        file_marker_free(marker);
+        return EXIT_FAILURE_GENERIC;
+    }
+    config->marker = marker;
+    return EXIT_OK;
 }
 
 static int replay_loaded(struct replay_config *config, const struct trace *trace)
@@ -161,7 +223,7 @@ static int replay_loaded(struct replay_config *config, const struct trace *trace
     int status = open_root(config);
     if (status != EXIT_OK)
         return status;
-    if (prealloc_vfs_register(config->sqlite_prealloc) != SQLITE_OK) {
+    if (prealloc_vfs_register(config->sqlite_prealloc, config->marker) != SQLITE_OK) {
         fprintf(stderr, "%s replay: cannot install the SQLite preallocation VFS\n",
                 PROGRAM_NAME);
         close(config->root_fd);
@@ -176,6 +238,23 @@ static int replay_loaded(struct replay_config *config, const struct trace *trace
     return EXIT_OK;
 }
 
+static int replay_with_marks(struct parsed_options *parsed, struct mark_list *list)
+{
+    struct file_marker marker;
+    const char *xattr = parsed->mark_xattr ? parsed->mark_xattr : FILE_MARKER_DEFAULT_XATTR;
+    int status = start_marker(&parsed->config, list, xattr, &marker);
+    if (status != EXIT_OK)
+        return status;
+    struct trace trace;
+    status = load_trace(parsed->config.trace_file, &trace);
+    if (status == EXIT_OK)
+        status = replay_loaded(&parsed->config, &trace);
+    trace_free(&trace);
+    if (parsed->config.marker)
+        file_marker_free(&marker);
+    return status;
+}
+
 int replay_command(int argc, char **argv)
 {
     struct parsed_options parsed;
@@ -185,10 +264,11 @@ int replay_command(int argc, char **argv)
             fputs(usage_text, stdout);
         return status;
     }
-    struct trace trace;
-    status = load_trace(parsed.config.trace_file, &trace);
+    struct mark_list list = {0};
+    if (parsed.mark_list_file)
+        status = load_mark_list(parsed.mark_list_file, &list);
     if (status == EXIT_OK)
-        status = replay_loaded(&parsed.config, &trace);
-    trace_free(&trace);
+        status = replay_with_marks(&parsed, parsed.mark_list_file ? &list : NULL);
+    mark_list_free(&list);
     return status;
 }

@@ -24,7 +24,8 @@ struct replay_context {
 uint8_t *replay_buffer(struct replay_context *context, size_t size);
 
 void replay_context_init(struct replay_context *context, int root_fd,
-                         const char *root_path, uint64_t seed, size_t max_open_fds);
+                         const char *root_path, uint64_t seed, size_t max_open_fds,
+                         struct file_marker *marker);
 
 /* Closes every handle and frees the buffer; the stats stay. */
 void replay_context_finish(struct replay_context *context);

@@ -115,7 +115,7 @@ static struct replay_worker *new_workers(struct replay_shared *shared,
     for (size_t i = 0; workers && i < trace->thread_count; i++) {
         workers[i] = (struct replay_worker){.shared = shared, .thread = &trace->threads[i]};
         replay_context_init(&workers[i].context, config->root_fd, config->root,
-                            config->seed, max_open);
+                            config->seed, max_open, config->marker);
     }
     return workers;
 }

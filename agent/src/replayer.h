@@ -4,6 +4,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "file_marker.h"
 #include "replay_stats.h"
 #include "trace.h"
 
@@ -14,6 +15,7 @@ struct replay_config {
     uint64_t seed;
     bool pace;
     uint64_t sqlite_prealloc; /* bytes per SQLite preallocation unit, 0 = off */
+    struct file_marker *marker; /* --mark-list, NULL when off */
 };
 
 struct replay_result {
