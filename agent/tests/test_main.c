@@ -9,6 +9,7 @@ void register_append_tests(void);
 void register_fragcheck_tests(void);
 void register_replay_unit_tests(void);
 void register_replay_tests(void);
+void register_replay_mark_tests(void);
 
 int main(int argc, char **argv)
 {
@@ -23,5 +24,6 @@ int main(int argc, char **argv)
     register_fragcheck_tests();
     register_replay_unit_tests();
     register_replay_tests();
+    register_replay_mark_tests();
     return test_run_all(argv[1]) == 0 ? 0 : 1;
 }
