@@ -3,7 +3,8 @@
 # (Low: pristine; Moderate: the fragmentation benchmark fills to FILL %), then per app of
 # APPS in order, the decision tree's reserved files (SELECTION/<app>/reserved.txt) are
 # created with user.ars and the app's scenario trace (SELECTION/<app>/traces/*.iotrace)
-# is replayed. ./replay/<state>-<app>.json (the agent's seconds), ./marked-<state>-<app>.json,
+# is replayed with the same list as --mark-list, so a reserved file the trace (or SQLite)
+# deletes and recreates gets user.ars again before its first write. ./replay/<state>-<app>.json (the agent's seconds), ./marked-<state>-<app>.json,
 # ./create.tsv, ./fragbench-moderate.json, ./state/<state>/, fsck.f2fs per state.
 #
 #   ars-apps.sh SCHEME FILL START MIN SELECTION "APPS" SEED
@@ -31,6 +32,7 @@ for state in low moderate; do
     ars_guest create "$mnt/data" "$selection/$app/reserved.txt" apps
     for trace in "$selection/$app/traces"/*.iotrace; do
       "$MOBIFRAG_AGENT" replay --trace "$trace" --root "$mnt/data" --seed "$seed" \
+        --mark-list "$selection/$app/reserved.txt" \
         > "replay/$state-$app.json" || die "replay of $app ($state) failed"
     done
     ars_guest marked "$mnt/data" "$selection/$app/reserved.txt" > "marked-$state-$app.json"

@@ -15,8 +15,9 @@ create — each path of LIST (relative to ROOT, one per line, fragcheck escapes)
 empty with the user.ars xattr and fsync'd, timed per file; rows of ./create.tsv:
 workload, path, ns. A file that already exists is skipped (its creation is not ours).
 
-marked — how many paths of LIST exist below ROOT, and how many still carry user.ars
-(a file the workload deleted and recreated lost it). One JSON line.
+marked — how many paths of LIST exist below ROOT, and how many carry user.ars (the
+agent's replay --mark-list gives it again to a file the workload deletes and recreates,
+so a shortfall means a mark went missing, e.g. a file renamed into place). One JSON line.
 """
 
 import json

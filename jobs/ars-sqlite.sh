@@ -2,7 +2,8 @@
 # ARS Fig. 6 (§V.B) under one scheme (f2fs, ipu, ars, ars-ipu), on one fresh F2FS: the
 # fragmentation benchmark fills to FILL % (Moderate), the files of TRACE_DIR/reserved.txt
 # (the databases and their journals) are created with user.ars, then the SQLite traces
-# TRACE_DIR/*.iotrace run in name order (insert, update, delete). ./replay/<name>.json
+# TRACE_DIR/*.iotrace run in name order (insert, update, delete), with the same list as
+# the agent's --mark-list (a recreated journal gets user.ars again). ./replay/<name>.json
 # (the agent's counts and seconds), ./marked.json, ./create.tsv, ./fragbench-moderate.json,
 # ./state/end/, fsck.f2fs at the end.
 #
@@ -27,6 +28,7 @@ ars_guest create "$mnt/data" "$trace_dir/reserved.txt" sqlite
 for trace in "$trace_dir"/*.iotrace; do
   name=$(basename "$trace" .iotrace)
   "$MOBIFRAG_AGENT" replay --trace "$trace" --root "$mnt/data" --seed "$seed" \
+    --mark-list "$trace_dir/reserved.txt" \
     > "replay/$name.json" || die "replay of $name failed"
 done
 ars_guest marked "$mnt/data" "$trace_dir/reserved.txt" > marked.json
