@@ -4,7 +4,8 @@
 # APPS in order, the decision tree's reserved files (SELECTION/<app>/reserved.txt) are
 # created with user.ars and the app's scenario trace (SELECTION/<app>/traces/*.iotrace)
 # is replayed with the same list as --mark-list, so a reserved file the trace (or SQLite)
-# deletes and recreates gets user.ars again before its first write. ./replay/<state>-<app>.json (the agent's seconds), ./marked-<state>-<app>.json,
+# deletes and recreates gets user.ars again before its first write. Outputs:
+# ./replay/<state>-<app>.json (the agent's seconds), ./marked-<state>-<app>.json,
 # ./create.tsv, ./fragbench-moderate.json, ./state/<state>/, fsck.f2fs per state.
 #
 #   ars-apps.sh SCHEME FILL START MIN SELECTION "APPS" SEED
