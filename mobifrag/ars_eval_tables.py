@@ -301,7 +301,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("kind", choices=sorted(COLUMNS))
     parser.add_argument("--run", nargs=2, action="append", metavar=("LABEL", "RUN"))
-    parser.add_argument("--bounds-kib", type=int, nargs="+", default=[4, 8, 16, 32, 64, 128])
+    parser.add_argument("--bounds-kib", type=int, nargs="+", required=True)
     parser.add_argument("--out", required=True, type=Path)
     args = parser.parse_args(argv)
     if not args.run:

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import re
 
+from mobifrag.fragmentation import size_level
+
 BLOCK_KIB = 4
 
 
@@ -62,9 +64,7 @@ def level_counts(runs: list[int], bounds_kib: list[int]) -> dict[str, int]:
     (above the previous bound), and one level above the last bound (ARS Fig. 5)."""
     counts = {f"L{i}": 0 for i in range(1, len(bounds_kib) + 2)}
     for run in runs:
-        kib = run * BLOCK_KIB
-        level = next((i for i, b in enumerate(bounds_kib, 1) if kib <= b), len(bounds_kib) + 1)
-        counts[f"L{level}"] += 1
+        counts[size_level(run * BLOCK_KIB * 1024, tuple(bounds_kib))] += 1
     return counts
 
 

@@ -100,14 +100,15 @@ def degree_of_fragmentation(extents: list[Extent], fs_type: str) -> float | None
     return extents_needed(pieces, fs_type) / ideal if ideal else None
 
 
-def size_level(length_bytes: int) -> str:
-    """Fragment-size level L1..L7 of TMC Table 2."""
+def size_level(length_bytes: int, upper_kib: tuple[int, ...] = LEVEL_UPPER_KIB) -> str:
+    """Fragment-size level: L1 up to upper_kib[0], Ln up to upper_kib[n-1], and one
+    level above the last bound; by default the L1..L7 of TMC Table 2."""
     if length_bytes <= 0:
         raise ValueError(f"a fragment has a positive length, got {length_bytes}")
-    for level, upper_kib in zip(LEVELS, LEVEL_UPPER_KIB, strict=False):
-        if length_bytes <= upper_kib * KIB:
-            return level
-    return LEVELS[-1]
+    for n, bound_kib in enumerate(upper_kib, 1):
+        if length_bytes <= bound_kib * KIB:
+            return f"L{n}"
+    return f"L{len(upper_kib) + 1}"
 
 
 def level_counts(extents: list[Extent]) -> dict[str, int]:

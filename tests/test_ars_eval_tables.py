@@ -117,7 +117,7 @@ def fragbench_run(folder, speed, extents, gc_calls):
 
 def table(tmp_path, kind, runs):
     out = tmp_path / f"{kind}.csv"
-    args = [kind, "--out", str(out)]
+    args = [kind, "--out", str(out), "--bounds-kib", *map(str, BOUNDS)]
     for label, folder in runs.items():
         args += ["--run", label, str(folder)]
     assert main(args) == 0
@@ -201,6 +201,7 @@ def test_sqlite_tps_and_ratio(tmp_path):
 def test_sqlite_without_transactions_fails(tmp_path):
     replay(tmp_path / "f2fs" / "replay" / "1-insert.json", sql=5, errors=5)
     args = ["sqlite", "--run", "scheme=f2fs", str(tmp_path / "f2fs"), "--out", "x.csv"]
+    args += ["--bounds-kib", "4"]
     assert main(args) == 1
 
 
