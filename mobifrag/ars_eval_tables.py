@@ -301,11 +301,15 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("kind", choices=sorted(COLUMNS))
     parser.add_argument("--run", nargs=2, action="append", metavar=("LABEL", "RUN"))
-    parser.add_argument("--bounds-kib", type=int, nargs="+", required=True)
+    parser.add_argument(
+        "--bounds-kib", type=int, nargs="+", help="free-space level bounds (freespace only)"
+    )
     parser.add_argument("--out", required=True, type=Path)
     args = parser.parse_args(argv)
     if not args.run:
         parser.error("at least one --run LABEL RUN is required")
+    if args.kind == "freespace" and not args.bounds_kib:
+        parser.error("freespace needs --bounds-kib (config ars_eval.free_space_kib)")
     try:
         runs = [(parse_label(text), Path(run)) for text, run in args.run]
         keys: list[str] = []

@@ -15,6 +15,7 @@ pytestmark = pytest.mark.emulator
 RUN = "results/emulator-emmc/test/ars/eval/fragbench"
 CONFIG = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
 FILES = CONFIG["ars_eval"]["reserved_files"]
+BOUNDS = [str(kib) for kib in CONFIG["ars_eval"]["free_space_kib"]]
 SCHEMES = ("f2fs", "ars")
 
 
@@ -29,7 +30,7 @@ def runs(emulator_kernel):
 
 def table(tmp_path, kind, runs):
     out = tmp_path / f"{kind}.csv"
-    args = [kind, "--out", str(out)]
+    args = [kind, "--out", str(out), "--bounds-kib", *BOUNDS]
     for scheme, folder in runs.items():
         args += ["--run", f"scheme={scheme}", str(folder)]
     assert tables(args) == 0

@@ -201,7 +201,6 @@ def test_sqlite_tps_and_ratio(tmp_path):
 def test_sqlite_without_transactions_fails(tmp_path):
     replay(tmp_path / "f2fs" / "replay" / "1-insert.json", sql=5, errors=5)
     args = ["sqlite", "--run", "scheme=f2fs", str(tmp_path / "f2fs"), "--out", "x.csv"]
-    args += ["--bounds-kib", "4"]
     assert main(args) == 1
 
 
@@ -237,3 +236,9 @@ def test_sqlite_traces_of_each_kind_and_their_reserved_files():
     assert insert_benchmark.reserved_files(1, "wal")[1] == "mobibench/db-0.db-wal"
     with pytest.raises(ValueError, match="kind"):
         insert_benchmark.insert_ops(1, "truncate", 1, 1, kind="select")
+
+
+def test_freespace_without_bounds_names_the_missing_option(tmp_path, capsys):
+    with pytest.raises(SystemExit):
+        main(["freespace", "--run", "scheme=f2fs", str(tmp_path), "--out", "x.csv"])
+    assert "--bounds-kib" in capsys.readouterr().err
