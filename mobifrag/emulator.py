@@ -43,7 +43,7 @@ class GuestJob:
     # kept image never changes; and whether to keep this job's disk as out/disk.img.
     base_image: Path | None = None
     keep_disk: bool = False
-    cpus: int = 2
+    cpus: int = 1
     memory_mib: int = 1024
     timeout_s: float = 3600
 

@@ -14,6 +14,10 @@ rule concurrent_appenders:
     wildcard_constraints:
         fs="ext4|f2fs",
         writers=r"\d+",
+    threads: guest_cpus
+    resources:
+        mem_mb=guest_mem_mb,
+        runtime=guest_runtime_min,
     params:
         python=PYTHON,
         disk_mib=lambda w: scale_params(w.scale)["disk_mib"],
@@ -75,6 +79,10 @@ rule autoage_replay:
         results("logs/autoage-{fs}.console.log"),
     wildcard_constraints:
         fs="ext4|f2fs",
+    threads: guest_cpus
+    resources:
+        mem_mb=guest_mem_mb,
+        runtime=guest_runtime_min,
     params:
         python=PYTHON,
         disk_mib=lambda w: scale_params(w.scale)["autoage"]["disk_mib"],
@@ -172,6 +180,10 @@ rule replay_filldelete:
         fs="ext4|f2fs",
         level="low|moderate|high|full",
         app="[a-z]+",
+    threads: guest_cpus
+    resources:
+        mem_mb=guest_mem_mb,
+        runtime=guest_runtime_min,
     params:
         python=PYTHON,
         disk_mib=lambda w: scale_params(w.scale)["filldelete"]["disk_mib"],
@@ -197,6 +209,10 @@ rule replay_capacity:
     wildcard_constraints:
         fs="ext4|f2fs",
         mib=r"\d+",
+    threads: guest_cpus
+    resources:
+        mem_mb=guest_mem_mb,
+        runtime=guest_runtime_min,
     params:
         python=PYTHON,
         mkfs=lambda w: mkfs_options(w.fs),

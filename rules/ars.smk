@@ -22,6 +22,10 @@ rule ars_motivation:
         results("logs/ars-motivation-{scheme}.console.log"),
     wildcard_constraints:
         scheme=ARS_SCHEMES,
+    threads: guest_cpus
+    resources:
+        mem_mb=guest_mem_mb,
+        runtime=guest_runtime_min,
     params:
         python=PYTHON,
         disk_mib=lambda w: ars_kernel(w.scale)["disk_mib"],
@@ -47,6 +51,10 @@ rule ars_blocksize:
         results("logs/ars-blocksize-{scheme}.console.log"),
     wildcard_constraints:
         scheme=ARS_SCHEMES,
+    threads: guest_cpus
+    resources:
+        mem_mb=guest_mem_mb,
+        runtime=guest_runtime_min,
     params:
         python=PYTHON,
         disk_mib=lambda w: ars_kernel(w.scale)["disk_mib"],
@@ -90,6 +98,10 @@ rule ars_checks:
         out=directory(results("ars/checks")),
     log:
         results("logs/ars-checks.console.log"),
+    threads: guest_cpus
+    resources:
+        mem_mb=guest_mem_mb,
+        runtime=guest_runtime_min,
     params:
         python=PYTHON,
         disk_mib=lambda w: ars_kernel(w.scale)["disk_mib"],

@@ -19,6 +19,10 @@ rule ars_eval_fragbench:
         results("logs/ars-eval-fragbench-{scheme}.console.log"),
     wildcard_constraints:
         scheme=ARS_SCHEMES,
+    threads: guest_cpus
+    resources:
+        mem_mb=guest_mem_mb,
+        runtime=guest_runtime_min,
     params:
         python=PYTHON,
         disk_mib=lambda w: ars_eval(w.scale)["disk_mib"],
@@ -75,6 +79,10 @@ rule ars_eval_sqlite:
         results("logs/ars-eval-sqlite-{scheme}.console.log"),
     wildcard_constraints:
         scheme=ARS_SCHEMES,
+    threads: guest_cpus
+    resources:
+        mem_mb=guest_mem_mb,
+        runtime=guest_runtime_min,
     params:
         python=PYTHON,
         disk_mib=lambda w: ars_eval(w.scale)["disk_mib"],
@@ -114,6 +122,10 @@ rule ars_eval_apps:
         results("logs/ars-eval-apps-{scheme}.console.log"),
     wildcard_constraints:
         scheme=ARS_SCHEMES,
+    threads: guest_cpus
+    resources:
+        mem_mb=guest_mem_mb,
+        runtime=guest_runtime_min,
     params:
         python=PYTHON,
         disk_mib=lambda w: ars_eval(w.scale)["disk_mib"],

@@ -35,6 +35,10 @@ rule ars_selection_replay:
         results("logs/ars-selection-replay-{app}.console.log"),
     wildcard_constraints:
         app="[a-z]+",
+    threads: guest_cpus
+    resources:
+        mem_mb=guest_mem_mb,
+        runtime=guest_runtime_min,
     params:
         python=PYTHON,
         fs=config["ars_selection"]["filesystem"],

@@ -219,6 +219,24 @@ def device_kernel(device):
     return f"devices/{device}.yaml"
 
 
+def guest_cpus(wildcards):
+    """Cores a guest job holds: the emulator's vCPUs. Under TCG, guests whose vCPUs
+    outnumber the host's cores run several times slower (README, Determinism)."""
+    return device_profile(wildcards.device)["platform"].get("cpus", 1)
+
+
+def guest_mem_mb(wildcards):
+    """Host memory of a guest job: the guest's RAM plus QEMU's own (TCG translation
+    cache, device models; a 1 GiB guest peaked at 1.2 GiB resident) and the runner."""
+    return device_profile(wildcards.device)["platform"].get("memory_mib", 0) + 1024
+
+
+def guest_runtime_min(wildcards):
+    """Minutes a guest job may take: the profile's timeout, after which the runner kills
+    the guest and fails the rule with its console log, plus room to do so."""
+    return device_profile(wildcards.device)["platform"]["job_timeout_s"] // 60 + 10
+
+
 def boot_ramdisk(wildcards):
     """The board's Android ramdisk: MOBIFRAG_RAMDISK, else platform.boot.ramdisk."""
     boot = device_profile(wildcards.device)["platform"].get("boot", {})

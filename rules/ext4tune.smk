@@ -70,6 +70,10 @@ rule ext4tune_bench:
         results("logs/ext4tune-{config}.console.log"),
     wildcard_constraints:
         config="|".join(EXT4TUNE["configurations"]),
+    threads: guest_cpus
+    resources:
+        mem_mb=guest_mem_mb,
+        runtime=guest_runtime_min,
     params:
         python=PYTHON,
         disk_mib=lambda w: ext4tune_params(w.scale)["disk_mib"],

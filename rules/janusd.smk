@@ -124,6 +124,10 @@ rule janusd_recurring:
         results("logs/janusd-recurring-every-{interval}d.console.log"),
     wildcard_constraints:
         interval=r"\d+",
+    threads: guest_cpus
+    resources:
+        mem_mb=guest_mem_mb,
+        runtime=guest_runtime_min,
     params:
         python=PYTHON,
         disk_mib=lambda w: scale_params(w.scale)["autoage"]["disk_mib"],

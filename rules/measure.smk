@@ -43,6 +43,10 @@ rule scan_run:
         results("logs/scan-{fs}.console.log"),
     wildcard_constraints:
         fs="ext4|f2fs",
+    threads: guest_cpus
+    resources:
+        mem_mb=guest_mem_mb,
+        runtime=guest_runtime_min,
     params:
         python=PYTHON,
         disk_mib=lambda w: scale_params(w.scale)["scan"]["disk_mib"],
@@ -85,6 +89,10 @@ rule dispersed_run:
         results("logs/dispersed-{fs}.console.log"),
     wildcard_constraints:
         fs="ext4|f2fs",
+    threads: guest_cpus
+    resources:
+        mem_mb=guest_mem_mb,
+        runtime=guest_runtime_min,
     params:
         python=PYTHON,
         file_mib=lambda w: max(scale_params(w.scale)["dispersed"]["region_mib"]),

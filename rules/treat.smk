@@ -46,6 +46,10 @@ rule treat_age:
         results("logs/treat-aged-{level}.console.log"),
     wildcard_constraints:
         level="low|moderate|high|full",
+    threads: guest_cpus
+    resources:
+        mem_mb=guest_mem_mb,
+        runtime=guest_runtime_min,
     params:
         python=PYTHON,
         disk_mib=lambda w: treat_params(w.scale)["disk_mib"],
@@ -73,6 +77,10 @@ rule treat_prealloc:
         level="low|moderate|high|full",
         threads=r"\d+",
         kib=r"\d+",
+    threads: guest_cpus
+    resources:
+        mem_mb=guest_mem_mb,
+        runtime=guest_runtime_min,
     params:
         python=PYTHON,
         disk_mib=lambda w: treat_params(w.scale)["disk_mib"],
@@ -105,6 +113,10 @@ rule treat_e4defrag:
     wildcard_constraints:
         level="low|moderate|high|full",
         threads=r"\d+",
+    threads: guest_cpus
+    resources:
+        mem_mb=guest_mem_mb,
+        runtime=guest_runtime_min,
     params:
         python=PYTHON,
         disk_mib=lambda w: treat_params(w.scale)["disk_mib"],
@@ -153,6 +165,10 @@ rule treat_journal:
         results("logs/treat-journal-{mode}.console.log"),
     wildcard_constraints:
         mode="delete|truncate|persist|wal",
+    threads: guest_cpus
+    resources:
+        mem_mb=guest_mem_mb,
+        runtime=guest_runtime_min,
     params:
         python=PYTHON,
         disk_mib=lambda w: treat_params(w.scale)["disk_mib"],
@@ -199,6 +215,10 @@ rule treat_sqlite_prealloc:
         results("logs/treat-sqlite-prealloc-{app}.console.log"),
     wildcard_constraints:
         app="[a-z]+",
+    threads: guest_cpus
+    resources:
+        mem_mb=guest_mem_mb,
+        runtime=guest_runtime_min,
     params:
         python=PYTHON,
         disk_mib=lambda w: treat_params(w.scale)["disk_mib"],

@@ -68,6 +68,10 @@ rule user_latency_age:
         results("logs/user-latency-aged-{state}.console.log"),
     wildcard_constraints:
         state=UL_STATES,
+    threads: guest_cpus
+    resources:
+        mem_mb=guest_mem_mb,
+        runtime=guest_runtime_min,
     params:
         python=PYTHON,
         disk_mib=lambda w: ul_params(w.scale)["disk_mib"],
@@ -130,6 +134,10 @@ rule user_latency_run:
         results("logs/user-latency-{state}.console.log"),
     wildcard_constraints:
         state=UL_STATES,
+    threads: guest_cpus
+    resources:
+        mem_mb=guest_mem_mb,
+        runtime=guest_runtime_min,
     params:
         python=PYTHON,
         disk_mib=lambda w: ul_params(w.scale)["disk_mib"],

@@ -26,7 +26,7 @@ def test_defaults_are_filled_in(tmp_path):
     data = base_profile()
     del data["platform"]["cpus"]
     profile = load_profile_file(write_profile(tmp_path, "emulator-emmc", data))
-    assert profile["platform"]["cpus"] == 2
+    assert profile["platform"]["cpus"] == 1
 
 
 def test_wrong_type_names_file_and_field(tmp_path):

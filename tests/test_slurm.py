@@ -29,6 +29,7 @@ import pytest
 import yaml
 
 from conftest import REPO, planned_jobs, snakemake
+from mobifrag.profiles import load_device
 
 pytestmark = [
     pytest.mark.slurm,
@@ -195,13 +196,14 @@ def test_every_job_went_through_slurm(runs):
     }
 
 
-def test_slurm_gave_the_profiles_resources(runs):
+def test_slurm_gave_the_declared_resources(runs):
     profile = yaml.safe_load((REPO / "profiles" / "slurm" / "config.yaml").read_text())
-    declared = profile["set-resources"]["concurrent_appenders"]
+    # Guest rules declare their resources from the device profile (rules/common.smk).
+    guest = load_device(DEVICE)["platform"]
     for job in sacct(runs["job_name"]):
         if job["Comment"].startswith("rule_concurrent_appenders_wildcards"):
-            assert int(job["AllocCPUS"]) == declared["cpus_per_task"]
-            assert megabytes(job["ReqMem"]) == declared["mem_mb"]
+            assert int(job["AllocCPUS"]) == guest["cpus"]
+            assert megabytes(job["ReqMem"]) == guest["memory_mib"] + 1024
         else:
             assert int(job["AllocCPUS"]) == 1
             assert megabytes(job["ReqMem"]) == profile["default-resources"]["mem_mb"]
