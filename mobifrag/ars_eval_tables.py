@@ -214,6 +214,9 @@ def apps_rows(label: dict, run: Path) -> list[dict]:
                 "errors": sum(replay["errors"].values()),
                 "reserved_listed": marked["listed"],
                 "reserved_marked": marked["marked"],
+                # Re-marks of listed files the trace created again (agent --mark-list).
+                "marks_set": replay["marks_set"],
+                "mark_errors": replay["mark_errors"],
             }
         )
     if not rows:
@@ -256,6 +259,8 @@ COLUMNS = {
         "errors",
         "reserved_listed",
         "reserved_marked",
+        "marks_set",
+        "mark_errors",
     ),
     "create": ("workload", "files", "mean_us", "median_us", "relative"),
 }

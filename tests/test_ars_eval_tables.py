@@ -181,6 +181,8 @@ def replay(path, sql=0, seconds=1.0, errors=0, other=None):
                 "ops": ops,
                 "errors": {k: (errors if k == "sql" else 0) for k in ops},
                 "seconds": seconds,
+                "marks_set": 5,
+                "mark_errors": 0,
             }
         )
     )
@@ -220,6 +222,7 @@ def test_apps_running_time_relative_to_f2fs_per_state(tmp_path):
     assert rows[("ars", "moderate")]["relative"] == "0.75"
     assert rows[("ars", "low")]["reserved_marked"] == "2"
     assert rows[("f2fs", "low")]["ops"] == "7"
+    assert rows[("ars", "low")]["marks_set"] == "5" and rows[("ars", "low")]["mark_errors"] == "0"
 
 
 def test_sqlite_traces_of_each_kind_and_their_reserved_files():
