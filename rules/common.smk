@@ -222,13 +222,13 @@ def device_kernel(device):
 def guest_cpus(wildcards):
     """Cores a guest job holds: the emulator's vCPUs. Under TCG, guests whose vCPUs
     outnumber the host's cores run several times slower (README, Determinism)."""
-    return device_profile(wildcards.device)["platform"].get("cpus", 1)
+    return device_profile(wildcards.device)["platform"]["cpus"]
 
 
 def guest_mem_mb(wildcards):
     """Host memory of a guest job: the guest's RAM plus QEMU's own (TCG translation
     cache, device models; a 1 GiB guest peaked at 1.2 GiB resident) and the runner."""
-    return device_profile(wildcards.device)["platform"].get("memory_mib", 0) + 1024
+    return device_profile(wildcards.device)["platform"]["memory_mib"] + 1024
 
 
 def guest_runtime_min(wildcards):

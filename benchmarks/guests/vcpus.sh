@@ -6,14 +6,20 @@
 #
 #   benchmarks/guests/vcpus.sh [TRACE_DIR]    (default: the test scale's AutoAge traces)
 #
-# Needs the emulator kernel and the agent (make test or make reproduce builds both).
+# Needs the agent (make test or make reproduce builds it); builds the traces and the
+# config's emulator kernel if they are missing.
 set -eu
 cd "$(dirname "$0")/../.."
 python=.venv/bin/python
 traces=${1:-results/emulator-emmc/test/autoage/traces}
-kernel=$(ls build/kernel/emulator-*/bzImage | head -n 1)
-[ -f "$kernel" ] || { echo "vcpus.sh: no emulator kernel in build/kernel/" >&2; exit 1; }
-[ -d "$traces" ] || .venv/bin/snakemake --cores 1 --config scale=test -- "$traces" > /dev/null 2>&1
+config() { "$python" -c "import yaml; c = yaml.safe_load(open('config/config.yaml')); $1"; }
+kernel=$(config "from pathlib import Path; from mobifrag.kernel import kernel_dir
+print(kernel_dir(Path(c['kernel']['source']), Path(c['kernel']['series']), 'emulator').relative_to(Path.cwd())))")/bzImage
+mkfs=$(config "print(c['filesystems']['ext4_mkfs'])")
+for target in "$kernel" "$traces"; do
+  [ -e "$target" ] || .venv/bin/snakemake --cores all --config scale=test -- "$target" \
+    > /dev/null 2>&1 || { echo "vcpus.sh: cannot build $target" >&2; exit 1; }
+done
 work=$(mktemp -d)
 profiles=""
 trap 'rm -rf "$work" $profiles' EXIT
@@ -22,7 +28,7 @@ guest() { # guest CPUS NAME: one replay in a guest of CPUS vCPUs; prints its wal
   "$python" -m mobifrag.platform --device "bench-vcpus-$1" --kernel "$kernel" \
     --agent agent/build/mobifrag-agent --script jobs/replay-traces.sh --disk-mib 256 \
     --out "$work/$2" --console "$work/$2.log" \
-    -- ext4 "-b 4096 -m 0" "$(realpath "$traces")" 1 > /dev/null
+    -- ext4 "$mkfs" "$(realpath "$traces")" 1 > /dev/null
   sed -n 's/.*"emulator_wall_seconds": \([0-9.]*\).*/\1/p' "$work/$2/platform-run.json"
 }
 
