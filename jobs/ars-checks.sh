@@ -7,6 +7,10 @@
 #  policy    one ars mount: a reservation below 70 %, the 70–80 % band (entered by
 #            lowering ars_reserve_util), then a fill above 80 %: refused reservations
 #            and reclaimed reserved space; ./policy.tsv (step, name, value).
+#  truncate  one ars mount: a reserved file cut, regrown through a gap and extended
+#            (nothing it held before the cut may read back), then cut to zero and
+#            rewritten as SQLite's TRUNCATE journal is at every commit (its section
+#            must be reused, not a new one reserved); rows in ./policy.tsv.
 # fsck.f2fs after every part (./fsck.txt, ./*.fsck.log).
 #
 #   ars-checks.sh FILE WRITERS
@@ -48,6 +52,40 @@ for mount in plain ars; do
   umount "$mnt"
   f2fs_fsck "layout-$mount"
 done
+
+# Truncation keeps a reserved file's blocks, zeroed. 64 KiB of 0xA5 cut to 1000 bytes,
+# 4 KiB of 0x5A written at 40 KiB, the size extended to 60 KiB: after a remount, no 0xA5
+# may follow byte 1000 (the cut tail of the last page, the gap, the extension).
+make_fs f2fs ""
+mount_fs f2fs "$mnt" ars
+journal=$mnt/t.db-journal
+ars_mark "$journal"
+ars_guest pattern "$journal" 0 65536 0xA5
+record truncate reservations "$(ars_sysfs ars_reservations)"
+truncate -s 1000 "$journal"
+record truncate cut_sectors "$(blocks_of "$journal")"
+ars_guest pattern "$journal" 40960 4096 0x5A
+truncate -s 61440 "$journal"
+sync
+umount "$mnt" || die "cannot unmount $mnt"
+mount_fs f2fs "$mnt" ars
+record truncate old_bytes "$(ars_guest count "$journal" 1000 0xA5)"
+record truncate new_bytes "$(ars_guest count "$journal" 0 0x5A)"
+record truncate size "$(stat -c %s "$journal")"
+# A remount forgets reservations and resets the counters; the marked file counts as
+# reserved from its next write, so its cuts keep the section it has.
+ars_guest pattern "$journal" 0 4096 0xA5
+i=0
+while [ "$i" -lt 20 ]; do
+  truncate -s 0 "$journal"
+  ars_guest pattern "$journal" 0 16384 0xA5
+  i=$(( i + 1 ))
+done
+record regrow reservations "$(ars_sysfs ars_reservations)"
+record regrow kept_truncates "$(ars_sysfs ars_kept_truncates)"
+record regrow sectors "$(blocks_of "$journal")"
+umount "$mnt"
+f2fs_fsck truncate
 
 make_fs f2fs ""
 mount_fs f2fs "$mnt" ars

@@ -4,6 +4,8 @@ it runs under the guest's (the host's) python3, outside the repo's venv.
     ars-guest.py fragbench ROOT FILL_PERCENT START_BYTES MIN_BYTES
     ars-guest.py create ROOT LIST WORKLOAD   (appends to ./create.tsv)
     ars-guest.py marked ROOT LIST
+    ars-guest.py pattern PATH OFFSET LENGTH BYTE
+    ars-guest.py count PATH FROM BYTE
 
 fragbench — the fragmentation benchmark of ARS §V.A: files of START_BYTES fill the file
 system to FILL_PERCENT % used, every other live benchmark file (in creation order) is
@@ -18,6 +20,10 @@ workload, path, ns. A file that already exists is skipped (its creation is not o
 marked — how many paths of LIST exist below ROOT, and how many carry user.ars (the
 agent's replay --mark-list gives it again to a file the workload deletes and recreates,
 so a shortfall means a mark went missing, e.g. a file renamed into place). One JSON line.
+
+pattern — LENGTH bytes of the value BYTE written at OFFSET of PATH (which must exist,
+so that its xattr stays), then fsync'd. count — how many bytes of PATH from offset FROM
+on have the value BYTE: the truncation check uses it to find old data that came back.
 """
 
 import json
@@ -126,6 +132,21 @@ def marked(root, listing):
     return {"listed": len(paths), "present": len(present), "marked": carrying}
 
 
+def pattern(path, offset, length, value):
+    fd = os.open(path, os.O_WRONLY)
+    try:
+        os.pwrite(fd, bytes([value]) * length, offset)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def count(path, start, value):
+    with open(path, "rb") as handle:
+        handle.seek(start)
+        return handle.read().count(bytes([value]))
+
+
 def main(argv):
     if len(argv) == 5 and argv[0] == "fragbench":
         print(json.dumps(fragbench(argv[1], float(argv[2]), int(argv[3]), int(argv[4]))))
@@ -133,6 +154,10 @@ def main(argv):
         create(argv[1], argv[2], argv[3])
     elif len(argv) == 3 and argv[0] == "marked":
         print(json.dumps(marked(argv[1], argv[2])))
+    elif len(argv) == 5 and argv[0] == "pattern":
+        pattern(argv[1], int(argv[2]), int(argv[3]), int(argv[4], 0))
+    elif len(argv) == 4 and argv[0] == "count":
+        print(count(argv[1], int(argv[2]), int(argv[3], 0)))
     else:
         print(__doc__.split("\n\n")[1], file=sys.stderr)
         return 64

@@ -95,7 +95,8 @@ fragbench() {
 f2fs_state() {
   dev=$(basename "$MOBIFRAG_DISK")
   mkdir -p "state/$1"
-  for name in ars_reservations ars_refused ars_no_space ars_reclaimed_blocks; do
+  for name in ars_reservations ars_refused ars_no_space ars_reclaimed_blocks \
+    ars_kept_truncates; do
     echo "$name $(ars_sysfs "$name")"
   done > "state/$1/ars.txt"
   cat /sys/kernel/debug/f2fs/status > "state/$1/status.txt" || die "no F2FS debugfs status"

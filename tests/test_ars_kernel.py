@@ -103,5 +103,26 @@ def test_fsck_is_clean_after_every_part(checks):
     assert [line for line in lines if line] == [
         "layout-plain clean",
         "layout-ars clean",
+        "truncate clean",
         "policy clean",
     ]
+
+
+def test_a_cut_reserved_file_keeps_its_section_and_shows_no_old_data(checks):
+    values = policy(checks)
+    assert values[("truncate", "reservations")] == 1
+    assert values[("truncate", "cut_sectors")] == SECTION_BLOCKS * SECTORS_PER_BLOCK
+    # After the cut to 1000 bytes, the write at 40 KiB and the extension to 60 KiB, only
+    # the new bytes are there: the old 0xA5 bytes read back nowhere past the cut.
+    assert values[("truncate", "size")] == 61440
+    assert values[("truncate", "old_bytes")] == 0
+    assert values[("truncate", "new_bytes")] == 4096
+
+
+def test_a_journal_cut_and_rewritten_reuses_its_section(checks):
+    values = policy(checks)
+    # 20 commits of a TRUNCATE-mode journal after a remount: every cut keeps the blocks
+    # and no rewrite reserves a new section (the counters restart at the remount).
+    assert values[("regrow", "kept_truncates")] == 20
+    assert values[("regrow", "reservations")] == 0
+    assert values[("regrow", "sectors")] == SECTION_BLOCKS * SECTORS_PER_BLOCK
