@@ -7,10 +7,12 @@ DEVICE ?= emulator-emmc
 SCALE ?= quick
 CORES ?= $(shell nproc)
 
-.PHONY: all reproduce test test-fast lint format bootstrap clean clean-all help
+.PHONY: all reproduce check test test-fast lint format bootstrap clean clean-all help
+CHECK ?= treatments
 
 help:
 	@echo "make reproduce   run the study (snakemake all) on DEVICE=$(DEVICE) at SCALE=$(SCALE)"
+	@echo "make check       run what check CHECK=$(CHECK) needs at SCALE=$(SCALE); fail unless its claims hold"
 	@echo "make test        bootstrap, then the whole test suite"
 	@echo "make test-fast   unit tests only (no emulator, no kernel build)"
 	@echo "make lint        ruff, snakefmt --check, snakemake --lint, cargo clippy"
@@ -23,6 +25,10 @@ bootstrap:
 reproduce: bootstrap
 	snakemake all --profile profiles/default --cores $(CORES) \
 	    --config device=$(DEVICE) scale=$(SCALE)
+
+check: bootstrap
+	snakemake results/$(DEVICE)/$(SCALE)/checks/$(CHECK).md --profile profiles/default \
+	    --cores $(CORES) --config device=$(DEVICE) scale=$(SCALE)
 
 test: bootstrap
 	$(MAKE) -C agent test

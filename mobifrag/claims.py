@@ -1,7 +1,7 @@
 """Check the papers' claims (config/claims.yaml) against one run's result tables.
 
     python -m mobifrag.claims --claims config/claims.yaml --results results/DEV/SCALE \
-        --markdown claims.md --csv claims.csv
+        --markdown claims.md --csv claims.csv [--check NAME]
 
 A claim names a measure (a statistic of one column of a result table, rows filtered by
 other columns and optionally to the last or first value of one, e.g. the last day,
@@ -9,6 +9,10 @@ optionally
 divided by a second measure), the paper's value, and what
 counts as reproduced. A claim whose table is missing is "not measured", never a failure
 of the checker, so a partial run still gets a report.
+
+A check (`checks:` in the claims file) names a set of claims that must all be
+reproduced: with --check NAME only those are reported, and the exit status is 1 unless
+every one of them is, the message naming each that is not.
 """
 
 from __future__ import annotations
@@ -54,6 +58,22 @@ class Verdict:
 
 
 def load_claims(path: Path) -> list[dict]:
+    return load_claims_file(path)["claims"]
+
+
+def load_checks(path: Path) -> dict[str, list[dict]]:
+    """Check name → its claims, in the order the check lists them."""
+    by_id = {c["id"]: c for c in load_claims_file(path)["claims"]}
+    checks = {}
+    for name, ids in load_claims_file(path).get("checks", {}).items():
+        unknown = [i for i in ids if i not in by_id]
+        if unknown:
+            raise ClaimsError(f"{path}: check {name}: no claim {', '.join(unknown)}")
+        checks[name] = [by_id[i] for i in ids]
+    return checks
+
+
+def load_claims_file(path: Path) -> dict:
     try:
         data = yaml.safe_load(Path(path).read_text())
     except (OSError, yaml.YAMLError) as error:
@@ -68,7 +88,7 @@ def load_claims(path: Path) -> list[dict]:
     duplicates = sorted({i for i in ids if ids.count(i) > 1})
     if duplicates:
         raise ClaimsError(f"{path}: duplicate claim ids: {', '.join(duplicates)}")
-    return data["claims"]
+    return data
 
 
 def column_values(results: Path, measure: dict) -> list[float] | None:
@@ -77,14 +97,23 @@ def column_values(results: Path, measure: dict) -> list[float] | None:
     if not table.is_file():
         return None
     where = {k: str(v) for k, v in measure.get("where", {}).items()}
-    last, first = measure.get("last"), measure.get("first")
+    exclude = {k: str(v) for k, v in measure.get("exclude", {}).items()}
+    last, first, within = measure.get("last"), measure.get("first"), measure.get("within")
     with open(table, newline="") as handle:
         reader = csv.DictReader(handle)
-        needed = [measure["column"], *where, *[c for c in (last, first) if c]]
+        needed = [measure["column"], *where, *exclude, *[c for c in (last, first) if c]]
+        if within:
+            needed += ["path", within]
         missing = [c for c in needed if c not in (reader.fieldnames or [])]
         if missing:
             raise ClaimsError(f"{table}: no column {', '.join(missing)}")
-        rows = [r for r in reader if all(r[k] == v for k, v in where.items())]
+        rows = [
+            r
+            for r in reader
+            if all(r[k] == v for k, v in where.items())
+            and not any(r[k] == v for k, v in exclude.items())
+            and (not within or r[within] in r["path"])
+        ]
     for column, pick in ((last, max), (first, min)):
         if column and rows:
             chosen = pick(float(r[column]) for r in rows)
@@ -175,15 +204,38 @@ def markdown(verdicts: list[Verdict], title: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+def failures(verdicts: list[Verdict]) -> list[str]:
+    """One line per verdict that is not `reproduced`, saying what was measured."""
+    lines = []
+    for v in verdicts:
+        if v.verdict == REPRODUCED:
+            continue
+        rule = describe_rule(v.claim["reproduced_if"])
+        seen = v.note if v.measured is None else f"measured {fmt(v.measured)}, needs {rule}"
+        lines.append(f"{v.claim['id']}: {v.verdict} ({seen})")
+    return lines
+
+
+def selected_claims(path: Path, check_name: str | None) -> list[dict]:
+    if check_name is None:
+        return load_claims(path)
+    checks = load_checks(path)
+    if check_name not in checks:
+        known = ", ".join(sorted(checks)) or "none"
+        raise ClaimsError(f"{path}: no check {check_name!r} (checks: {known})")
+    return checks[check_name]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Check the papers' claims against a run.")
     parser.add_argument("--claims", type=Path, default=REPO / "config" / "claims.yaml")
     parser.add_argument("--results", type=Path, required=True)
     parser.add_argument("--markdown", type=Path, required=True)
     parser.add_argument("--csv", type=Path, required=True)
+    parser.add_argument("--check", help="only this check's claims; fail unless all hold")
     args = parser.parse_args(argv)
     try:
-        verdicts = check(load_claims(args.claims), args.results)
+        verdicts = check(selected_claims(args.claims, args.check), args.results)
     except ClaimsError as error:
         print(f"claims: {error}", file=sys.stderr)
         return 1
@@ -199,8 +251,13 @@ def main(argv: list[str] | None = None) -> int:
     ]
     write_table(args.csv, ("id", "figure", "paper_value", "measured", "verdict"), rows)
     partial = args.markdown.with_name(args.markdown.name + ".partial")
-    partial.write_text(markdown(verdicts, str(args.results)))
+    title = str(args.results) + (f", check {args.check}" if args.check else "")
+    partial.write_text(markdown(verdicts, title))
     partial.replace(args.markdown)
+    if args.check and failures(verdicts):
+        lines = "\n  ".join(failures(verdicts))
+        print(f"claims: check {args.check} does not hold:\n  {lines}", file=sys.stderr)
+        return 1
     return 0
 
 

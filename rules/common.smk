@@ -7,6 +7,7 @@ from pathlib import Path
 
 import yaml
 
+from mobifrag.claims import load_checks, load_claims
 from mobifrag.kernel import KernelInputError, kernel_dir
 from mobifrag.profiles import ProfileError, load_device
 
@@ -143,9 +144,8 @@ def study_figures(device, scale):
     ]
 
 
-CLAIMS = yaml.safe_load(Path(workflow.basedir, "config/claims.yaml").read_text())[
-    "claims"
-]
+CLAIMS = load_claims(Path(workflow.basedir, "config/claims.yaml"))
+CHECKS = load_checks(Path(workflow.basedir, "config/claims.yaml"))
 
 
 def measure_tables(measure):
@@ -154,11 +154,19 @@ def measure_tables(measure):
         yield from measure_tables(measure["relative_to"])
 
 
-def claim_tables(wildcards):
-    """Every result table a claim reads, so `claims` runs after the experiments."""
+def tables_of(claims, wildcards):
+    """The result tables the claims read, so a report runs after their experiments."""
     run = RESULTS.format(device=wildcards.device, scale=wildcards.scale)
-    tables = {t for claim in CLAIMS for t in measure_tables(claim["measure"])}
+    tables = {t for claim in claims for t in measure_tables(claim["measure"])}
     return [f"{run}/{table}" for table in sorted(tables)]
+
+
+def claim_tables(wildcards):
+    return tables_of(CLAIMS, wildcards)
+
+
+def check_tables(wildcards):
+    return tables_of(CHECKS[wildcards.check], wildcards)
 
 
 def study_outputs(device, scale):

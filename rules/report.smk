@@ -20,6 +20,29 @@ rule claims:
         " --markdown {output.markdown} --csv {output.csv} 2> {log}"
 
 
+# A check: the claims of config/claims.yaml `checks.<check>`, which must all be
+# reproduced; the rule fails naming each that is not (`make check CHECK=<check>`).
+rule check:
+    input:
+        claims="config/claims.yaml",
+        schema="config/claims.schema.yaml",
+        tables=check_tables,
+    output:
+        markdown=results("checks/{check}.md"),
+        csv=results("checks/{check}.csv"),
+    log:
+        results("logs/check-{check}.log"),
+    wildcard_constraints:
+        check="|".join(CHECKS),
+    params:
+        python=PYTHON,
+        run=lambda w: RESULTS.format(device=w.device, scale=w.scale),
+    shell:
+        "{params.python} -m mobifrag.claims --claims {input.claims} --check {wildcards.check}"
+        " --results {params.run} --markdown {output.markdown} --csv {output.csv}"
+        " 2> {log} || {{ cat {log} >&2; exit 1; }}"
+
+
 rule provenance:
     input:
         kernel=lambda w: str(Path(kernel_image(w.device)).parent / "provenance.json"),

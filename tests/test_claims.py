@@ -91,3 +91,71 @@ def test_cli_writes_markdown_and_csv(tmp_path):
     assert main(["--results", str(tmp_path), "--markdown", str(md), "--csv", str(csv_path)]) == 0
     assert "2 reproduced, 0 not reproduced, " in md.read_text()
     assert csv_path.read_text().splitlines()[0] == "id,figure,paper_value,measured,verdict"
+
+
+def claims_file(tmp_path, checks):
+    """The shipped claims file with its checks replaced."""
+    data = yaml.safe_load((REPO / "config" / "claims.yaml").read_text())
+    data["checks"] = checks
+    path = tmp_path / "claims.yaml"
+    path.write_text(yaml.safe_dump(data))
+    return path
+
+
+def run_check(tmp_path, name, checks, capsys):
+    path = claims_file(tmp_path, checks)
+    md, csv_path = tmp_path / "check.md", tmp_path / "check.csv"
+    args = ["--claims", str(path), "--results", str(tmp_path), "--check", name]
+    status = main([*args, "--markdown", str(md), "--csv", str(csv_path)])
+    return status, md.read_text() if md.exists() else "", capsys.readouterr().err
+
+
+def test_check_passes_only_when_all_its_claims_hold(tmp_path, capsys):
+    write_dof(tmp_path / "concurrent-appenders" / "dof.csv", [("ext4", 1, 1), ("ext4", 5, 3)])
+    checks = {"writers": ["tmc-fig06-ext4-five-writers-fragment"]}
+    status, md, _ = run_check(tmp_path, "writers", checks, capsys)
+    assert status == 0
+    assert "1 reproduced, 0 not reproduced, 0 not measured" in md
+
+
+def test_failed_check_names_each_claim_that_does_not_hold(tmp_path, capsys):
+    write_dof(tmp_path / "concurrent-appenders" / "dof.csv", [("ext4", 1, 1), ("ext4", 5, 1)])
+    checks = {"mixed": ["tmc-fig06-ext4-five-writers-fragment", "tmc-fig05b-level1-dominates"]}
+    status, md, err = run_check(tmp_path, "mixed", checks, capsys)
+    assert status == 1
+    assert "check mixed does not hold" in err
+    assert "tmc-fig06-ext4-five-writers-fragment: not reproduced (measured 1, needs > 1)" in err
+    assert "tmc-fig05b-level1-dominates: not measured (needs autoage/ext4/levels.csv)" in err
+    assert "0 reproduced, 1 not reproduced, 1 not measured" in md
+
+
+def test_unknown_check_or_claim_is_named(tmp_path, capsys):
+    status, _, err = run_check(tmp_path, "nope", {"aging": ["tmc-fig05b-level1-dominates"]}, capsys)
+    assert status == 1 and "no check 'nope' (checks: aging)" in err
+    status, _, err = run_check(tmp_path, "aging", {"aging": ["no-such-claim"]}, capsys)
+    assert status == 1 and "check aging: no claim no-such-claim" in err
+
+
+def test_shipped_checks_name_shipped_claims():
+    from mobifrag.claims import load_checks
+
+    checks = load_checks(REPO / "config" / "claims.yaml")
+    assert {"aging", "treatments"} <= set(checks)
+
+
+def test_exclude_and_within_select_an_apps_own_other_files(tmp_path):
+    table = tmp_path / "filldelete" / "ext4" / "dof.csv"
+    table.parent.mkdir(parents=True)
+    rows = [
+        "level,app,package,path,class,dof",
+        "low,facebook,com.facebook.katana,data/com.facebook.katana/cache/a,other,1",
+        "low,facebook,com.facebook.katana,data/com.facebook.katana/databases/fb.db,sqlite,9",
+        "low,facebook,com.facebook.katana,aging/large-0001,other,40",
+        "full,facebook,com.facebook.katana,data/com.facebook.katana/cache/a,other,3",
+    ]
+    table.write_text("\n".join(rows) + "\n")
+    claims = load_claims(REPO / "config" / "claims.yaml")
+    picked = [c for c in claims if c["id"].startswith("tmc-fig07-non-sqlite")]
+    verdicts = {v.claim["id"]: v for v in check(picked, tmp_path)}
+    assert verdicts["tmc-fig07-non-sqlite-unfragmented-at-low"].measured == 1
+    assert verdicts["tmc-fig07-non-sqlite-fragment-when-full"].measured == 3
