@@ -10,11 +10,14 @@ the console log's tail, and the output directory is not created.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shlex
 import shutil
+import signal
 import subprocess
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -137,13 +140,36 @@ def run_qemu(command: list[str], console: Path, timeout_s: float) -> tuple[bool,
     with open(console, "wb") as log:
         process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=log, stderr=log)
         try:
-            process.wait(timeout=timeout_s)
+            with termination_raises():
+                process.wait(timeout=timeout_s)
             finished = True
         except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
             finished = False
+        finally:
+            # A runner stopped by a signal (a cluster scheduler's SIGTERM, a killed
+            # workflow) must not leave its guest running on with nobody to wait for it.
+            if process.poll() is None:
+                process.kill()
+                process.wait()
     return finished, time.monotonic() - start
+
+
+@contextlib.contextmanager
+def termination_raises():
+    """SIGTERM raises EmulatorError inside the block (main thread only: elsewhere
+    Python cannot install handlers, and the default action stands)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum, _frame):
+        raise EmulatorError(f"runner stopped by {signal.Signals(signum).name}; guest killed")
+
+    previous = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def read_exit_status(share: Path) -> int | None:

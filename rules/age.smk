@@ -82,16 +82,18 @@ rule autoage_replay:
     threads: guest_cpus
     resources:
         mem_mb=guest_mem_mb,
-        runtime=guest_runtime_min,
+        runtime=autoage_runtime_min,
     params:
         python=PYTHON,
         disk_mib=lambda w: scale_params(w.scale)["autoage"]["disk_mib"],
         mkfs=lambda w: mkfs_options(w.fs),
         seed=config["seed"],
+        timeout=autoage_timeout_s,
     shell:
         "{params.python} -m mobifrag.platform --device {wildcards.device}"
         " --kernel {input.kernel} --agent {input.agent} --script {input.job}"
         " --disk-mib {params.disk_mib} --out {output.out} --console {log}"
+        " --timeout {params.timeout}"
         " -- {wildcards.fs} {params.mkfs} $(realpath {input.traces}) {params.seed}"
 
 

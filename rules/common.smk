@@ -245,6 +245,16 @@ def guest_runtime_min(wildcards):
     return device_profile(wildcards.device)["platform"]["job_timeout_s"] // 60 + 10
 
 
+def autoage_timeout_s(wildcards):
+    """The AutoAge replay's guest timeout: the profile's, or the scale's if longer."""
+    profile = device_profile(wildcards.device)["platform"]["job_timeout_s"]
+    return max(profile, scale_params(wildcards.scale)["autoage"].get("job_timeout_s", 0))
+
+
+def autoage_runtime_min(wildcards):
+    return autoage_timeout_s(wildcards) // 60 + 10
+
+
 def boot_ramdisk(wildcards):
     """The board's Android ramdisk: MOBIFRAG_RAMDISK, else platform.boot.ramdisk."""
     boot = device_profile(wildcards.device)["platform"].get("boot", {})

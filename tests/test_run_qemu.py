@@ -1,0 +1,47 @@
+"""The runner's hold on its QEMU process, with a stand-in command (no guest): a hang is
+killed at the timeout, and a SIGTERM to the runner stops the child before it goes."""
+
+import os
+import signal
+import threading
+
+import pytest
+
+from mobifrag.emulator import EmulatorError, run_qemu
+
+
+def gone(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    return False
+
+
+def sleeper(tmp_path):
+    pidfile = tmp_path / "child.pid"
+    return ["sh", "-c", f"echo $$ > {pidfile}; exec sleep 60"], pidfile
+
+
+def test_a_command_that_ends_is_finished(tmp_path):
+    finished, seconds = run_qemu(["true"], tmp_path / "console.log", timeout_s=30)
+    assert finished and seconds < 30
+
+
+def test_a_command_past_its_timeout_is_killed(tmp_path):
+    command, pidfile = sleeper(tmp_path)
+    finished, _ = run_qemu(command, tmp_path / "console.log", timeout_s=1)
+    assert not finished
+    assert gone(int(pidfile.read_text()))
+
+
+def test_sigterm_to_the_runner_kills_the_child_and_names_the_signal(tmp_path):
+    command, pidfile = sleeper(tmp_path)
+    timer = threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGTERM))
+    timer.start()
+    before = signal.getsignal(signal.SIGTERM)
+    with pytest.raises(EmulatorError, match="stopped by SIGTERM; guest killed"):
+        run_qemu(command, tmp_path / "console.log", timeout_s=60)
+    timer.join()
+    assert gone(int(pidfile.read_text()))
+    assert signal.getsignal(signal.SIGTERM) is before
