@@ -61,6 +61,10 @@ mount_fs f2fs "$mnt" ars
 journal=$mnt/t.db-journal
 ars_mark "$journal"
 ars_guest pattern "$journal" 0 65536 0xA5
+# A marked file small enough to stay inline in its inode holds no section to keep.
+inline=$mnt/small.db
+ars_mark "$inline"
+ars_guest pattern "$inline" 0 100 0xA5
 record truncate reservations "$(ars_sysfs ars_reservations)"
 truncate -s 1000 "$journal"
 record truncate cut_sectors "$(blocks_of "$journal")"
@@ -72,8 +76,13 @@ mount_fs f2fs "$mnt" ars
 record truncate old_bytes "$(ars_guest count "$journal" 1000 0xA5)"
 record truncate new_bytes "$(ars_guest count "$journal" 0 0x5A)"
 record truncate size "$(stat -c %s "$journal")"
-# A remount forgets reservations and resets the counters; the marked file counts as
-# reserved from its next write, so its cuts keep the section it has.
+# A remount forgets reservations and resets the counters; a marked file counts as
+# reserved from its next write, so the journal's cuts keep its section, and the inline
+# file's cut frees as usual.
+ars_guest pattern "$inline" 0 50 0x5A
+truncate -s 10 "$inline"
+record inline size "$(stat -c %s "$inline")"
+record inline new_bytes "$(ars_guest count "$inline" 0 0x5A)"
 ars_guest pattern "$journal" 0 4096 0xA5
 i=0
 while [ "$i" -lt 20 ]; do

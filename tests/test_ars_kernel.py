@@ -117,6 +117,9 @@ def test_a_cut_reserved_file_keeps_its_section_and_shows_no_old_data(checks):
     assert values[("truncate", "size")] == 61440
     assert values[("truncate", "old_bytes")] == 0
     assert values[("truncate", "new_bytes")] == 4096
+    # A marked inline file is cut like any other: no section, no kept blocks.
+    assert values[("inline", "size")] == 10
+    assert values[("inline", "new_bytes")] == 10
 
 
 def test_a_journal_cut_and_rewritten_reuses_its_section(checks):
