@@ -1,4 +1,4 @@
-# Device stage (issue 8, docs/hikey960.md): what a real arm64 board needs — the study's
+# Device stage (docs/hikey960.md): what a real arm64 board needs — the study's
 # kernel cross-built for arm64 with the board's device tree, the agent built static for
 # aarch64 (SQLite linked in), a boot image, and fastboot flash/boot behind the profile's
 # allow_destructive. Jobs then run through the same runner CLI (mobifrag.platform), which
