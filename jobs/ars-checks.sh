@@ -10,7 +10,8 @@
 #  truncate  one ars mount: a reserved file cut, regrown through a gap and extended
 #            (nothing it held before the cut may read back), then cut to zero and
 #            rewritten as SQLite's TRUNCATE journal is at every commit (its section
-#            must be reused, not a new one reserved); rows in ./policy.tsv.
+#            must be reused, not a new one reserved); rows in ./policy.tsv, and a
+#            fragcheck snapshot of a marked inline file cut alike in ./truncate-inline/.
 # fsck.f2fs after every part (./fsck.txt, ./*.fsck.log).
 #
 #   ars-checks.sh FILE WRITERS
@@ -62,7 +63,8 @@ journal=$mnt/t.db-journal
 ars_mark "$journal"
 ars_guest pattern "$journal" 0 65536 0xA5
 # A marked file small enough to stay inline in its inode holds no section to keep.
-inline=$mnt/small.db
+mkdir "$mnt/inline"
+inline=$mnt/inline/small.db
 ars_mark "$inline"
 ars_guest pattern "$inline" 0 100 0xA5
 record truncate reservations "$(ars_sysfs ars_reservations)"
@@ -83,6 +85,7 @@ ars_guest pattern "$inline" 0 50 0x5A
 truncate -s 10 "$inline"
 record inline size "$(stat -c %s "$inline")"
 record inline new_bytes "$(ars_guest count "$inline" 0 0x5A)"
+snapshot "$mnt/inline" truncate-inline
 ars_guest pattern "$journal" 0 4096 0xA5
 i=0
 while [ "$i" -lt 20 ]; do

@@ -63,9 +63,10 @@ def load_claims(path: Path) -> list[dict]:
 
 def load_checks(path: Path) -> dict[str, list[dict]]:
     """Check name → its claims, in the order the check lists them."""
-    by_id = {c["id"]: c for c in load_claims_file(path)["claims"]}
+    data = load_claims_file(path)
+    by_id = {c["id"]: c for c in data["claims"]}
     checks = {}
-    for name, ids in load_claims_file(path).get("checks", {}).items():
+    for name, ids in data.get("checks", {}).items():
         unknown = [i for i in ids if i not in by_id]
         if unknown:
             raise ClaimsError(f"{path}: check {name}: no claim {', '.join(unknown)}")
@@ -254,8 +255,9 @@ def main(argv: list[str] | None = None) -> int:
     title = str(args.results) + (f", check {args.check}" if args.check else "")
     partial.write_text(markdown(verdicts, title))
     partial.replace(args.markdown)
-    if args.check and failures(verdicts):
-        lines = "\n  ".join(failures(verdicts))
+    failed = failures(verdicts) if args.check else []
+    if failed:
+        lines = "\n  ".join(failed)
         print(f"claims: check {args.check} does not hold:\n  {lines}", file=sys.stderr)
         return 1
     return 0

@@ -117,7 +117,10 @@ def test_a_cut_reserved_file_keeps_its_section_and_shows_no_old_data(checks):
     assert values[("truncate", "size")] == 61440
     assert values[("truncate", "old_bytes")] == 0
     assert values[("truncate", "new_bytes")] == 4096
-    # A marked inline file is cut like any other: no section, no kept blocks.
+    # A marked inline file is cut like any other: no section, no kept blocks. Its one
+    # extent is FIEMAP's inline data, so this is the inline path and not a small file.
+    (extent,) = tsv(checks / "truncate-inline" / "extents.tsv")
+    assert "inline" in extent["flags"].split(",")
     assert values[("inline", "size")] == 10
     assert values[("inline", "new_bytes")] == 10
 
