@@ -255,7 +255,9 @@ def guest_runtime_min(wildcards):
 def autoage_timeout_s(wildcards):
     """The AutoAge replay's guest timeout: the profile's, or the scale's if longer."""
     profile = device_profile(wildcards.device)["platform"]["job_timeout_s"]
-    return max(profile, scale_params(wildcards.scale)["autoage"].get("job_timeout_s", 0))
+    return max(
+        profile, scale_params(wildcards.scale)["autoage"].get("job_timeout_s", 0)
+    )
 
 
 def autoage_runtime_min(wildcards):

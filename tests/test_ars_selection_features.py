@@ -23,18 +23,32 @@ SMALL_TRACE = """#iotrace v1
 10000000\t3\tcreate\tempty.lock
 """
 
-# path → (class, size_bytes, write_interval_s, write_requests), worked out by hand:
-# d.db: insert of 2 × 100 B dirties 2 pages (page 1 + one data page), the update of one
-# row to 5,000 B dirties 3; its journal gets header + 3 writes per page each time.
+# (path, incarnation) → (class, size_bytes, write_interval_s, write_requests), worked out
+# by hand: d.db: insert of 2 × 100 B dirties 2 pages (page 1 + one data page), the
+# update of one row to 5,000 B dirties 3; its DELETE-mode journal is a new file at each
+# transaction, header + 3 writes per page.
 EXPECTED = {
-    "a.log": ("other", 150, 2.0, 2),
-    "b.bin": ("other", 12288, 0.0, 1),
-    "c.xml": ("other", 300, 0.0, 1),
-    "d.db": ("sqlite", 16384, 3.0, 5),
-    "d.db-journal": ("sqlite", 512 + 3 * (4096 + 8), 3.0, 7 + 10),
-    "w.db": ("sqlite", 12288, 0.0, 2),
-    "w.db-wal": ("sqlite", 32 + 2 * (4096 + 24), 0.0, 4),
+    ("a.log", 0): ("other", 150, 2.0, 2),
+    ("b.bin", 0): ("other", 12288, 0.0, 1),
+    ("c.xml", 0): ("other", 300, 0.0, 1),
+    ("d.db", 0): ("sqlite", 16384, 3.0, 5),
+    ("d.db-journal", 0): ("sqlite", 512 + 2 * (4096 + 8), 0.0, 7),
+    ("d.db-journal", 1): ("sqlite", 512 + 3 * (4096 + 8), 0.0, 10),
+    ("w.db", 0): ("sqlite", 12288, 0.0, 2),
+    ("w.db-wal", 0): ("sqlite", 32 + 2 * (4096 + 24), 0.0, 4),
 }
+
+
+def features_by_file(rows):
+    return {
+        (r["path"], r["incarnation"]): (
+            r["class"],
+            r["size_bytes"],
+            r["write_interval_s"],
+            r["write_requests"],
+        )
+        for r in rows
+    }
 
 
 def write(tmp_path, name, text):
@@ -45,11 +59,43 @@ def write(tmp_path, name, text):
 
 def test_features_of_a_small_trace(tmp_path):
     rows = trace_features([write(tmp_path, "small.iotrace", SMALL_TRACE)])
-    got = {
-        r["path"]: (r["class"], r["size_bytes"], r["write_interval_s"], r["write_requests"])
-        for r in rows
+    assert features_by_file(rows) == EXPECTED
+
+
+def test_a_path_written_again_after_unlink_is_a_new_file(tmp_path):
+    trace = write(
+        tmp_path,
+        "t.iotrace",
+        "#iotrace v1\n0\t0\tappend\tf\t10\n1000000\t0\tappend\tf\t10\n"
+        "2000000\t0\tunlink\tf\n3000000\t0\tappend\tf\t5\n",
+    )
+    assert features_by_file(trace_features([trace])) == {
+        ("f", 0): ("other", 20, 1.0, 2),
+        ("f", 1): ("other", 5, 0.0, 1),
     }
-    assert got == EXPECTED
+
+
+def test_rename_ends_the_target_and_moves_the_source(tmp_path):
+    trace = write(
+        tmp_path,
+        "t.iotrace",
+        "#iotrace v1\n0\t0\tappend\tp\t7\n1000000\t0\tappend\tp.tmp\t9\n"
+        "2000000\t0\trename\tp.tmp\tp\n3000000\t0\tappend\tp\t1\n",
+    )
+    assert features_by_file(trace_features([trace])) == {
+        ("p", 0): ("other", 7, 0.0, 1),
+        ("p", 1): ("other", 10, 2.0, 2),
+    }
+
+
+@pytest.mark.parametrize("mode, files", [("delete", 3), ("truncate", 1), ("persist", 1)])
+def test_only_delete_mode_makes_a_journal_per_transaction(tmp_path, mode, files):
+    lines = "".join(f"{n}000000\t0\tsql\td.db\t{mode}\tinsert\t1\t100\n" for n in range(3))
+    rows = trace_features([write(tmp_path, "t.iotrace", "#iotrace v1\n" + lines)])
+    journals = [r for r in rows if r["path"] == "d.db-journal"]
+    assert len(journals) == files
+    # each insert dirties page 1 and the data page: header + 3 writes per page
+    assert sum(r["write_requests"] for r in journals) == 3 * (1 + 3 * 2)
 
 
 def test_later_traces_run_after_earlier_ones(tmp_path):

@@ -116,3 +116,17 @@ def test_select_command_writes_list_and_decisions(tmp_path):
     with open(tmp_path / "d.csv", newline="") as handle:
         decided = list(csv.DictReader(handle))
     assert len(decided) == len(rows) and "decision" in decided[0]
+
+
+def test_a_path_is_reserved_when_most_of_its_files_are():
+    decisions = [
+        {"path": "journal", "decision": 1},
+        {"path": "journal", "decision": 0},
+        {"path": "journal", "decision": 0},
+        {"path": "db", "decision": 1},
+        {"path": "db", "decision": 1},
+        {"path": "db", "decision": 0},
+        {"path": "tie", "decision": 1},
+        {"path": "tie", "decision": 0},
+    ]
+    assert reserved_paths(decisions) == ["db"]

@@ -1,22 +1,27 @@
 """Per-file features of ARS §IV.A from `.iotrace` traces.
 
-The unit is a path. For every path the traces write:
+The unit is a file, as ARS keeps one object per file: one life of a path (an inode)
+from its first write to its unlink, or to the end of the traces. A path written again
+after an unlink is a new file, its `incarnation` one higher; so is the rollback journal
+of every transaction in DELETE mode, which SQLite creates and deletes at each commit.
+For every file the traces write:
 
-- `size_bytes`: the largest size the path reached (writes, appends, extending
-  fallocate, truncate); a file deleted before the end keeps the size it had;
+- `size_bytes`: the largest size it reached (writes, appends, extending fallocate,
+  truncate);
 - `write_interval_s`: time between its first and last write request (ARS: "the time
   interval between the first and last write of a file in a trace");
 - `write_requests`: write system calls that hit it (ARS: "write request times").
 
-A `rename` moves the source's history onto the target (the tmp-file-then-rename
-pattern of shared preferences writes the target's data). A `sql` transaction is one line
-of a trace but many writes for SQLite: the database and its journal (`-journal`, or
-`-wal` in WAL mode) get the write requests `tracegen.estimate` counts per transaction
-(rollback journal: header + 3 per page; database: 1 per page; WAL: 2 per page in the
-WAL, the pages once more in the database at checkpoint), and their sizes follow the
-row model of the trace generator (rows of a table of blobs, oldest rows updated and
-deleted first, as the replayer does). Paths only created, read or removed are not in
-the table: ARS selects among written files.
+A `rename` moves the source file to the target path and ends the file the target held
+(the tmp-file-then-rename pattern of shared preferences writes a new file each time); a
+`create` of a live path truncates it, as O_TRUNC does, and keeps it the same file. A
+`sql` transaction is one line of a trace but many writes for SQLite: the database and
+its journal (`-journal`, or `-wal` in WAL mode) get the write requests
+`tracegen.estimate` counts per transaction (rollback journal: header + 3 per page;
+database: 1 per page; WAL: 2 per page in the WAL, the pages once more in the database
+at checkpoint), and their sizes follow the row model of the trace generator (rows of a
+table of blobs, oldest rows updated and deleted first, as the replayer does). Files only
+created, read or removed are not in the table: ARS selects among written files.
 """
 
 from __future__ import annotations
@@ -32,7 +37,7 @@ from mobifrag.tracegen.generate import PAGE, db_file_bytes
 from mobifrag.tracegen.iotrace import Op, iter_trace
 
 FEATURES = ("size_bytes", "write_interval_s", "write_requests")
-COLUMNS = ("path", "class") + FEATURES
+COLUMNS = ("path", "incarnation", "class") + FEATURES
 
 JOURNAL_HEADER_BYTES = 512  # SQLite rollback journal header (one sector)
 WAL_HEADER_BYTES = 32
@@ -58,16 +63,6 @@ class FileStats:
             self.first_write_us = time_us
         self.last_write_us = time_us
 
-    def absorb(self, other: FileStats) -> None:
-        """Take over a renamed file's history; its size becomes this path's size."""
-        self.write_requests += other.write_requests
-        firsts = [t for t in (self.first_write_us, other.first_write_us) if t is not None]
-        lasts = [t for t in (self.last_write_us, other.last_write_us) if t is not None]
-        self.first_write_us = min(firsts) if firsts else None
-        self.last_write_us = max(lasts) if lasts else None
-        self.peak_size = max(self.peak_size, other.peak_size)
-        self.size = other.size
-
 
 @dataclass
 class Database:
@@ -79,11 +74,18 @@ class FeatureCollector:
     """Feeds trace operations in order; `rows()` gives the feature table."""
 
     def __init__(self) -> None:
-        self.files: dict[str, FileStats] = {}
+        self.files: dict[str, FileStats] = {}  # the live file at each path
+        self.ended: list[tuple[str, FileStats]] = []  # unlinked or replaced, in order
         self.databases: dict[str, Database] = {}
 
     def stats(self, path: str) -> FileStats:
         return self.files.setdefault(path, FileStats())
+
+    def end(self, path: str) -> None:
+        """The file at path is gone (unlinked, or replaced by a rename)."""
+        stats = self.files.pop(path, None)
+        if stats is not None:
+            self.ended.append((path, stats))
 
     def feed(self, op: Op, time_us: int) -> None:
         handler = getattr(self, f"_op_{op.op}", None)
@@ -113,10 +115,14 @@ class FeatureCollector:
             stats = self.stats(op.path)
             stats.resize(max(stats.size, offset + length))
 
+    def _op_unlink(self, op: Op, _time_us: int) -> None:
+        self.end(op.path)
+
     def _op_rename(self, op: Op, _time_us: int) -> None:
         moved = self.files.pop(op.path, None)
+        self.end(op.args[0])
         if moved is not None:
-            self.stats(op.args[0]).absorb(moved)
+            self.files[op.args[0]] = moved
 
     def _op_sql(self, op: Op, time_us: int) -> None:
         journal, kind, rows, nbytes = op.args
@@ -135,27 +141,35 @@ class FeatureCollector:
             rollback = self.stats(op.path + "-journal")
             rollback.wrote(time_us, 1 + WRITES_PER_JOURNAL_PAGE * pages)
             rollback.resize(JOURNAL_HEADER_BYTES + pages * (PAGE + 8))
+            if journal == "delete":
+                self.end(op.path + "-journal")
         database = self.stats(op.path)
         database.wrote(time_us, pages)
         database.resize(max(database.size, db_file_bytes(sum(db.rows), len(db.rows))))
 
     def rows(self) -> list[dict[str, object]]:
+        """One row per written file, by path, each path's files in order of life."""
+        lives = self.ended + list(self.files.items())
+        incarnations: dict[str, int] = {}
         table = []
-        for path in sorted(self.files):
-            stats = self.files[path]
-            if stats.write_requests == 0:
-                continue
-            interval = (stats.last_write_us - stats.first_write_us) / 1e6
-            table.append(
-                {
-                    "path": path,
-                    "class": file_class(path),
-                    "size_bytes": stats.peak_size,
-                    "write_interval_s": round(interval, 6),
-                    "write_requests": stats.write_requests,
-                }
-            )
-        return table
+        for path, stats in lives:
+            incarnation = incarnations.get(path, 0)
+            incarnations[path] = incarnation + 1
+            if stats.write_requests:
+                table.append(feature_row(path, incarnation, stats))
+        return sorted(table, key=lambda row: (row["path"], row["incarnation"]))
+
+
+def feature_row(path: str, incarnation: int, stats: FileStats) -> dict[str, object]:
+    interval = (stats.last_write_us - stats.first_write_us) / 1e6
+    return {
+        "path": path,
+        "incarnation": incarnation,
+        "class": file_class(path),
+        "size_bytes": stats.peak_size,
+        "write_interval_s": round(interval, 6),
+        "write_requests": stats.write_requests,
+    }
 
 
 def apply_rows(rows: deque, kind: str, count: int, nbytes: int) -> None:

@@ -1,8 +1,10 @@
 """The decision tree (CART) picks the files to reserve (ARS §IV.A, §V.B–C).
 
 The tree is fitted on the app's whole data set with the configured parameters and the
-config's seed, then decides for every file of it; the files it decides to reserve are the
-selection list the ARS evaluation replays the same trace with.
+config's seed, then decides for every file of it. The replay marks files by path when
+they are created, so the selection list holds the paths most of whose files (lives of the
+path, `features.py`) the tree decides to reserve; the ARS evaluation replays the same
+trace with it.
 """
 
 from __future__ import annotations
@@ -25,4 +27,8 @@ def decide(app: str, rows: list[dict], params: dict, seed: int) -> list[dict]:
 
 
 def reserved_paths(decisions: list[dict]) -> list[str]:
-    return sorted(row["path"] for row in decisions if int(row["decision"]) == 1)
+    """Paths the tree reserves for more than half of their files."""
+    votes: dict[str, int] = {}
+    for row in decisions:
+        votes[row["path"]] = votes.get(row["path"], 0) + (1 if int(row["decision"]) else -1)
+    return sorted(path for path, vote in votes.items() if vote > 0)
