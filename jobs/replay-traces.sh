@@ -1,9 +1,11 @@
 #!/bin/sh
 # Replay workload traces on one fresh file system (AutoAge days, fill/delete aging then
 # app scenarios, ...): every TRACE_DIR/*.iotrace in name order, with a fragcheck snapshot
-# and the free-space histogram after each trace, named after the trace.
+# and the free-space histogram after each trace, named after the trace. MKFS_OPTIONS
+# "aged" replays on the file system the disk already holds (a copy of a kept disk,
+# platform --disk-from) instead of a fresh one.
 #
-#   replay-traces.sh FS "MKFS_OPTIONS" TRACE_DIR SEED
+#   replay-traces.sh FS "MKFS_OPTIONS"|aged TRACE_DIR SEED
 set -eu
 . "$MOBIFRAG_ROOT/jobs/lib.sh"
 [ $# -eq 4 ] || die "usage: replay-traces.sh FS MKFS_OPTIONS TRACE_DIR SEED"
@@ -11,7 +13,7 @@ fs=$1 mkfs_options=$2 trace_dir=$3 seed=$4
 mnt=$TMPDIR/fs
 ls "$trace_dir"/*.iotrace > /dev/null 2>&1 || die "no .iotrace files in $trace_dir"
 
-make_fs "$fs" "$mkfs_options"
+[ "$mkfs_options" = aged ] || make_fs "$fs" "$mkfs_options"
 mount_fs "$fs" "$mnt"
 mkdir -p "$mnt/data" replay snapshots freespace
 for trace in "$trace_dir"/*.iotrace; do

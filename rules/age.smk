@@ -115,6 +115,56 @@ rule autoage_tables:
         " --dof {output.dof} --levels {output.levels} 2> {log}"
 
 
+rule filldelete_fill_trace:
+    output:
+        results("filldelete/traces/fill.iotrace"),
+    log:
+        results("logs/filldelete-fill-trace.log"),
+    params:
+        python=PYTHON,
+        seed=config["seed"],
+        disk_bytes=lambda w: scale_params(w.scale)["filldelete"]["disk_mib"]
+        * 1024
+        * 1024,
+        size_scale=lambda w: app_size_scale(
+            scale_params(w.scale)["filldelete"]["disk_mib"]
+        ),
+    shell:
+        "{params.python} -m mobifrag.tracegen filldelete --part fill --target 0"
+        " --disk-bytes {params.disk_bytes} --seed {params.seed}"
+        " --size-scale {params.size_scale} --out {output} > {log} 2>&1"
+
+
+# The fill does not depend on the level: one filled disk per file system, copied by
+# every level's replay (TMC §4.3 fills once, then deletes down to each utilization).
+rule filldelete_fill:
+    input:
+        kernel=lambda w: device_kernel(w.device),
+        agent=lambda w: device_agent(w.device),
+        job="jobs/age-image.sh",
+        trace=results("filldelete/traces/fill.iotrace"),
+    output:
+        out=directory(results("filldelete/{fs}/filled")),
+    log:
+        results("logs/filldelete-{fs}-filled.console.log"),
+    wildcard_constraints:
+        fs="ext4|f2fs",
+    threads: guest_cpus
+    resources:
+        mem_mb=guest_mem_mb,
+        runtime=guest_runtime_min,
+    params:
+        python=PYTHON,
+        disk_mib=lambda w: scale_params(w.scale)["filldelete"]["disk_mib"],
+        mkfs=lambda w: filldelete_mkfs(w.fs, w.scale),
+        seed=config["seed"],
+    shell:
+        "{params.python} -m mobifrag.platform --device {wildcards.device}"
+        " --kernel {input.kernel} --agent {input.agent} --script {input.job}"
+        " --disk-mib {params.disk_mib} --out {output.out} --console {log} --keep-disk"
+        " -- {wildcards.fs} {params.mkfs} $(realpath {input.trace}) {params.seed}"
+
+
 rule filldelete_traces:
     input:
         model=Path(config["autoage"]["models"], "{app}.yaml"),
@@ -135,8 +185,8 @@ rule filldelete_traces:
         ),
     shell:
         "mkdir -p {output} && {params.python} -m mobifrag.tracegen filldelete"
-        " --disk-bytes {params.disk_bytes} --target {params.target} --seed {params.seed}"
-        " --out {output}/00-aging.iotrace > {log} 2>&1 &&"
+        " --part reclaim --disk-bytes {params.disk_bytes} --target {params.target}"
+        " --seed {params.seed} --out {output}/00-aging.iotrace > {log} 2>&1 &&"
         " {params.python} -m mobifrag.tracegen scenario --model {input.model}"
         " --seed {params.seed} --sessions {params.sessions} --size-scale {params.size_scale}"
         " --out {output}/01-{wildcards.app}.iotrace >> {log} 2>&1"
@@ -174,6 +224,7 @@ rule replay_filldelete:
         agent=lambda w: device_agent(w.device),
         job="jobs/replay-traces.sh",
         traces=results("filldelete/traces/{level}-{app}"),
+        filled=filldelete_filled_disk,
     output:
         out=directory(results("filldelete/{fs}/{level}-{app}")),
     log:
@@ -189,12 +240,17 @@ rule replay_filldelete:
     params:
         python=PYTHON,
         disk_mib=lambda w: scale_params(w.scale)["filldelete"]["disk_mib"],
-        mkfs=lambda w: mkfs_options(w.fs),
+        disk=lambda w, input: (
+            f"--disk-from {input.filled}/disk.img" if input.filled else ""
+        ),
+        mkfs=lambda w, input: (
+            "aged" if input.filled else filldelete_mkfs(w.fs, w.scale)
+        ),
         seed=config["seed"],
     shell:
         "{params.python} -m mobifrag.platform --device {wildcards.device}"
         " --kernel {input.kernel} --agent {input.agent} --script {input.job}"
-        " --disk-mib {params.disk_mib} --out {output.out} --console {log}"
+        " --disk-mib {params.disk_mib} {params.disk} --out {output.out} --console {log}"
         " -- {wildcards.fs} {params.mkfs} $(realpath {input.traces}) {params.seed}"
 
 

@@ -44,10 +44,19 @@ def scale_params(scale):
     return config["scales"][scale]
 
 
-def mkfs_options(fs):
-    """The guest mkfs options of a file system as one shell word (Snakemake's `:q`
-    would drop an empty string, and with it the job script's argument)."""
-    return shlex.quote(config["filesystems"][f"{fs}_mkfs"])
+def mkfs_options(fs, *extra):
+    """The guest mkfs options of a file system, with extra ones, as one shell word
+    (Snakemake's `:q` would drop an empty string, and with it the job script's
+    argument)."""
+    return shlex.quote(" ".join([config["filesystems"][f"{fs}_mkfs"], *extra]).strip())
+
+
+def filldelete_mkfs(fs, scale):
+    """mkfs options of the fill/delete disks: the fill makes about as many files at
+    every scale (mobifrag/tracegen/filldelete.py), more than mke2fs gives a 1 GiB disk.
+    """
+    inodes = scale_params(scale)["filldelete"].get("ext4_inodes")
+    return mkfs_options(fs, *([f"-N {inodes}"] if fs == "ext4" and inodes else []))
 
 
 def kernel_image(device):
@@ -90,6 +99,14 @@ def app_package(app):
 def app_size_scale(disk_mib):
     """Sizes of app files on a disk of disk_mib (see reference_disk_gib in the config)."""
     return disk_mib / (config["reference_disk_gib"] * 1024)
+
+
+def filldelete_filled_disk(wildcards):
+    """The filled disk a level's replay starts from; none for a level of 0 % (Low,
+    pristine: the replay makes a fresh file system)."""
+    if config["filldelete"]["levels"][wildcards.level] == 0:
+        return []
+    return results("filldelete/{fs}/filled").format(**wildcards)
 
 
 def filldelete_runs(wildcards):

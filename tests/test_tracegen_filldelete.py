@@ -31,6 +31,31 @@ def test_fill_delete_overfills_then_reclaims_down_to_target():
     )
 
 
+def test_small_files_are_synced_by_batch_before_the_next_large_file():
+    ops = fill_delete(64 * MIB, 90, seed=3)
+    kinds = [(op.op, op.path.split("/")[1]) for op in ops if op.op in ("fsync", "syncfs")]
+    # large file fsynced, then its batch of small files synced at once, alternating
+    assert kinds[:4] == [("fsync", "large"), ("syncfs", "small")] * 2
+    assert kinds[-1] == ("syncfs", "small")
+    assert not any(op.op == "fsync" and op.path.startswith("aging/small") for op in ops)
+
+
+def test_fill_delete_scales_its_files_with_the_apps():
+    ops = fill_delete(64 * MIB, 97, seed=3, size_scale=1 / 32)
+    large, small = file_sizes(ops, "aging/large"), file_sizes(ops, "aging/small")
+    assert sum(large.values()) + sum(small.values()) >= 64 * MIB
+    assert all(LARGE_BYTES[0] // 32 - 4096 <= s <= LARGE_BYTES[1] // 32 for s in large.values())
+    # whole blocks: the smallest files are one block, the largest a 32nd of 500 KB
+    assert all(4096 <= s <= SMALL_BYTES[1] // 32 for s in small.values())
+    assert min(small.values()) == 4096
+
+
+@pytest.mark.parametrize("scale", [0, -1, 1.5])
+def test_fill_delete_refuses_a_size_scale_outside_zero_to_one(scale):
+    with pytest.raises(ValueError, match="size scale"):
+        fill_delete(64 * MIB, 90, seed=1, size_scale=scale)
+
+
 def test_fill_delete_is_deterministic_per_seed():
     lines = lambda seed: list(trace_lines(fill_delete(64 * MIB, 75, seed)))  # noqa: E731
     assert lines(1) == lines(1)
@@ -71,3 +96,17 @@ def test_bad_target_is_rejected_by_the_cli(tmp_path, target, capsys):
     assert main([*argv, "--out", str(out)]) == 65
     assert "is not in 0..99" in capsys.readouterr().err
     assert not out.exists()
+
+
+def test_the_fill_and_the_reclaim_make_the_whole_procedure():
+    whole = fill_delete(64 * MIB, 90, seed=2, size_scale=0.5)
+    parts = [fill_delete(64 * MIB, 90, 2, 0.5, part) for part in ("fill", "reclaim")]
+    assert parts[0] + parts[1] == whole
+    assert parts[0] == fill_delete(64 * MIB, 75, 2, 0.5, "fill")  # the fill ignores the target
+    assert [op.op for op in parts[1]] == ["reclaim"]
+    assert fill_delete(64 * MIB, 0, 2, 0.5, "reclaim") == []
+
+
+def test_unknown_part_is_named():
+    with pytest.raises(ValueError, match="part 'half'"):
+        fill_delete(64 * MIB, 90, 1, 1.0, "half")

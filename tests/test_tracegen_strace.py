@@ -28,6 +28,7 @@ LOG = """\
 [pid  1200] 10:00:00.001600 write(42, "hello\\n", 6) = 6
 [pid  1200] 10:00:00.001700 ftruncate(42, 0) = 0
 [pid  1200] 10:00:00.001800 fallocate(42, FALLOC_FL_KEEP_SIZE, 0, 131072) = 0
+[pid  1200] 10:00:00.001850 syncfs(42) = 0
 [pid  1200] 10:00:00.001900 write(99, "socket data", 11) = 11
 [pid  1200] 10:00:00.002000 openat(AT_FDCWD, "/data/data/com.x/missing", O_RDONLY) = -1 ENOENT (No such file or directory)
 [pid  1200] 10:00:00.002100 renameat(AT_FDCWD, "/data/data/com.x/files/p.xml.tmp", AT_FDCWD, "/data/data/com.x/files/p.xml") = 0
@@ -61,6 +62,7 @@ def test_import_of_a_small_log(tmp_path):
         (0, "append", "files/log.txt", (6,)),
         (0, "truncate", "files/log.txt", (0,)),
         (0, "fallocate", "files/log.txt", (0, 131072, "keep")),
+        (0, "syncfs", "files/log.txt", ()),
         (0, "rename", "files/p.xml.tmp", ("files/p.xml",)),
         (0, "unlink", "cache/old", ()),
     ]

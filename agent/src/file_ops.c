@@ -56,6 +56,12 @@ static op_status do_fdatasync(struct replay_context *context, int fd,
     return fdatasync(fd) == 0 ? OP_OK : errno;
 }
 
+static op_status do_syncfs(struct replay_context *context, int fd, const struct trace_op *op)
+{
+    (void)context, (void)op;
+    return syncfs(fd) == 0 ? OP_OK : errno;
+}
+
 static op_status do_fallocate(struct replay_context *context, int fd,
                               const struct trace_op *op)
 {
@@ -103,6 +109,7 @@ op_status replay_file_op(struct replay_context *context, const struct trace_op *
     case OP_READ: return with_fd(context, op, OPEN_EXISTING, do_read);
     case OP_FSYNC: return with_fd(context, op, OPEN_EXISTING, do_fsync);
     case OP_FDATASYNC: return with_fd(context, op, OPEN_EXISTING, do_fdatasync);
+    case OP_SYNCFS: return with_fd(context, op, OPEN_EXISTING, do_syncfs);
     case OP_FALLOCATE: return with_fd(context, op, OPEN_CREATE, do_fallocate);
     case OP_TRUNCATE: return with_fd(context, op, OPEN_EXISTING, do_truncate);
     case OP_UNLINK: return remove_path(context, op);

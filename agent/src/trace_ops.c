@@ -15,6 +15,7 @@ static const struct {
     [OP_READ] = {"read", "OFFSET LENGTH", 2},
     [OP_FSYNC] = {"fsync", "", 0},
     [OP_FDATASYNC] = {"fdatasync", "", 0},
+    [OP_SYNCFS] = {"syncfs", "", 0},
     [OP_FALLOCATE] = {"fallocate", "OFFSET LENGTH MODE", 3},
     [OP_TRUNCATE] = {"truncate", "LENGTH", 1},
     [OP_UNLINK] = {"unlink", "", 0},

@@ -93,6 +93,7 @@ static void two_threads_build_files_with_exact_content(void)
                  "20\t1\tfsync\tdata/app/log.txt\n"
                  "30\t1\tappend\tdata/app/log.txt\t1096\n"
                  "31\t1\tfdatasync\tdata/app/log.txt\n"
+                 "32\t1\tsyncfs\tdata/app\n"
                  "\n"
                  "0\t7\tcreate\tcache/blob\\x01 b\n"
                  "5\t7\twrite\tcache/blob\\x01 b\t0\t1500000\n"
@@ -107,6 +108,8 @@ static void two_threads_build_files_with_exact_content(void)
     CHECK_EQ(json_field(run.stdout_text, "bytes_written"), 4096 + 1500000 + 100);
     CHECK_EQ(json_member(run.stdout_text, "ops", "append"), 2);
     CHECK_EQ(json_member(run.stdout_text, "ops", "fsync"), 2);
+    CHECK_EQ(json_member(run.stdout_text, "ops", "syncfs"), 1);
+    CHECK_EQ(json_member(run.stdout_text, "errors", "syncfs"), 0);
     CHECK_EQ(json_member(run.stdout_text, "errors", "append"), 0);
     CHECK_CONTAINS(run.stdout_text, "\"command\":\"replay\"");
     CHECK_CONTAINS(run.stdout_text, "\"errno\":{}");

@@ -121,6 +121,18 @@ def parser() -> argparse.ArgumentParser:
     fd.add_argument("--disk-bytes", required=True, type=_size)
     fd.add_argument("--target", required=True, type=int, help="utilization after, percent")
     fd.add_argument("--seed", required=True, type=int)
+    fd.add_argument(
+        "--size-scale",
+        type=float,
+        default=1.0,
+        help="file sizes relative to TMC §4.3's (10-20 MB large, 4-500 KB small)",
+    )
+    fd.add_argument(
+        "--part",
+        choices=filldelete.PARTS,
+        default="all",
+        help="the fill (independent of --target), the reclaim down to --target, or both",
+    )
     fd.add_argument("--out", required=True, type=Path)
 
     cd = sub.add_parser(
@@ -226,8 +238,13 @@ def _write_aging(args, ops, comment: str) -> dict:
 
 
 def _filldelete(args) -> dict:
-    ops = filldelete.fill_delete(args.disk_bytes, args.target, args.seed)
-    comment = f"filldelete disk={args.disk_bytes} target={args.target} seed={args.seed}"
+    ops = filldelete.fill_delete(
+        args.disk_bytes, args.target, args.seed, args.size_scale, args.part
+    )
+    comment = (
+        f"filldelete disk={args.disk_bytes} target={args.target} seed={args.seed}"
+        f" size_scale={args.size_scale:g} part={args.part}"
+    )
     return _write_aging(args, ops, comment)
 
 

@@ -3,11 +3,19 @@ the No / Moderate / Severe states of TMC §5.2).
 
 Large files (≥ 10 MB) and batches of small files (≤ 500 KB) are created alternately,
 one byte of small files for every byte of large ones, until the disk is full (the trace
-asks for more than the disk holds; the replayer counts the ENOSPC and goes on). Then:
+asks for more than the disk holds; the replayer counts the ENOSPC and goes on). Each large
+file is fsynced; a batch of small files is written back by one `syncfs` after its last
+file, which lays them out in the order they were written, as a sync per file would, at a
+fraction of the journal commits (TMC §4.3 gives about 64,000 small files on a 32 GB
+phone, and scaled sizes keep that count on every disk). Then:
 
 - `fill_delete`: small files are deleted at random until the file system is down to the
   target utilization (reclaim with BYTES 0), leaving small holes everywhere (TMC §4.3);
-  target 0 is the pristine Low state and writes nothing;
+  target 0 is the pristine Low state and writes nothing. On a scaled-down disk the app
+  files written afterwards are scaled down too (`reference_disk_gib` in the config), so
+  the aging files take the same `size_scale`: a dex file then spans as many holes as on
+  the paper's phone (TMC §4.3: 3.2 MB dex files in pieces of 243 KB), where it would fit
+  in one hole of the paper's size;
 - `holes`: a comb of small files of one size, a filler file up to a fullness, then every
   other small file deleted, leaving holes of that size (TMC §5.2: 500 MB of deleted
   64 KB or 8 KB files for Moderate and Severe, none for No). Files written one after
@@ -35,25 +43,28 @@ LARGE_DIR, SMALL_DIR, COMB_DIR = "aging/large", "aging/small", "aging/comb"
 CHURN_DIR = "aging/churn"
 
 
-def _file_ops(path: str, size: int) -> Iterator[Op]:
+def _file_ops(path: str, size: int, sync: bool = True) -> Iterator[Op]:
     yield make_op(0, 0, "create", path)
     written = 0
     while written < size:
         step = min(CHUNK, size - written)
         yield make_op(0, 0, "append", path, step)
         written += step
-    yield make_op(0, 0, "fsync", path)
+    if sync:
+        yield make_op(0, 0, "fsync", path)
 
 
 def _block_aligned(size: int) -> int:
     return max(4 * KIB, size // (4 * KIB) * (4 * KIB))
 
 
-def _alternating(rng: random.Random, total: int, small_size) -> Iterator[tuple[str, int]]:
+def _alternating(
+    rng: random.Random, total: int, large_size, small_size
+) -> Iterator[tuple[str, int]]:
     """(path, size) of large files, each followed by small files of the same bytes."""
     written = index = 0
     while written < total:
-        large = _block_aligned(rng.randint(*LARGE_BYTES))
+        large = _block_aligned(large_size(rng))
         yield f"{LARGE_DIR}/large-{index:05d}.bin", large
         written += large
         batch = 0
@@ -69,20 +80,53 @@ def _header() -> list[Op]:
     return [make_op(0, 0, "mkdir", LARGE_DIR), make_op(0, 0, "mkdir", SMALL_DIR)]
 
 
-def fill_delete(disk_bytes: int, target_percent: int, seed: int) -> list[Op]:
-    """Fill the disk with alternating large and small files, then delete small files
-    at random down to target_percent utilization; target 0 is the pristine state (Low)."""
+def _scaled_range(bounds: tuple[int, int], size_scale: float):
+    low, high = (max(1, round(b * size_scale)) for b in bounds)
+    return lambda rng: rng.randint(low, high)
+
+
+PARTS = ("all", "fill", "reclaim")
+
+
+def fill_delete(
+    disk_bytes: int, target_percent: int, seed: int, size_scale: float = 1.0, part: str = "all"
+) -> list[Op]:
+    """Fill the disk with alternating large and small files (TMC §4.3's sizes times
+    size_scale, at least one block), then delete small files at random down to
+    target_percent utilization; target 0 is the pristine state (Low) and writes nothing.
+    `part` "fill" or "reclaim" gives one half: the fill does not depend on the target,
+    so one filled disk can be copied and reclaimed to every level."""
     if not 0 <= target_percent < 100:
         raise ValueError(f"target utilization {target_percent} % is not in 0..99")
-    if target_percent == 0:
+    if not 0 < size_scale <= 1:
+        raise ValueError(f"size scale {size_scale:g} is not in (0, 1]")
+    if part not in PARTS:
+        raise ValueError(f"part {part!r} is not one of {', '.join(PARTS)}")
+    if target_percent == 0 and part != "fill":
         return []
+    ops = fill(disk_bytes, seed, size_scale) if part != "reclaim" else []
+    if part != "fill":
+        ops.append(make_op(0, 0, "reclaim", SMALL_DIR, target_percent, 0, seed, "small-*"))
+    return ops
+
+
+def fill(disk_bytes: int, seed: int, size_scale: float) -> list[Op]:
+    """The fill of fill_delete: large and small files until the disk is full."""
     rng = random.Random(seed)
     ops = _header()
+    unsynced = False
     for path, size in _alternating(
-        rng, int(disk_bytes * OVERFILL), lambda r: r.randint(*SMALL_BYTES)
+        rng,
+        int(disk_bytes * OVERFILL),
+        _scaled_range(LARGE_BYTES, size_scale),
+        _scaled_range(SMALL_BYTES, size_scale),
     ):
-        ops.extend(_file_ops(path, size))
-    ops.append(make_op(0, 0, "reclaim", SMALL_DIR, target_percent, 0, seed, "small-*"))
+        small = path.startswith(SMALL_DIR)
+        if not small and unsynced:
+            ops.append(make_op(0, 0, "syncfs", SMALL_DIR))
+        ops.extend(_file_ops(path, size, sync=not small))
+        unsynced = small
+    ops.append(make_op(0, 0, "syncfs", SMALL_DIR))
     return ops
 
 

@@ -49,7 +49,7 @@ SQL_US = 4_000
 
 
 def op_cost(op: str, nbytes: int = 0) -> int:
-    if op in ("fsync", "fdatasync"):
+    if op in ("fsync", "fdatasync", "syncfs"):
         return SYNC_US
     if op == "sql":
         return SQL_US

@@ -29,6 +29,7 @@ OP_ARGS: dict[str, tuple] = {
     "read": ("int", "int"),
     "fsync": (),
     "fdatasync": (),
+    "syncfs": (),
     "fallocate": ("int", "int", FALLOCATE_MODES),
     "truncate": ("int",),
     "unlink": (),

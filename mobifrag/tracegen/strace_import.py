@@ -3,7 +3,7 @@
 Capture, e.g.:  strace -f -tt -e trace=%file,%desc -o app.strace -p <pid>
 
 Supported calls: open/openat/creat, write/pwrite64/writev/pwritev (bytes = return value),
-read/pread64, fsync, fdatasync, ftruncate, fallocate, unlink/unlinkat, rename/renameat/
+read/pread64, fsync, fdatasync, syncfs, ftruncate, fallocate, unlink/unlinkat, rename/renameat/
 renameat2, mkdir/mkdirat, close, dup/dup2/dup3, lseek, clone (CLONE_FILES shares the fd
 table). `<unfinished ...>` / `<... resumed>` pairs are joined. File descriptors are tracked
 per pid (threads created with CLONE_FILES share their parent's table; `shared_fds`
@@ -36,7 +36,7 @@ RESULT = re.compile(r"^\s*=\s*(?P<ret>-?\d+|0x[0-9a-fA-F]+|\?)(?P<tail>.*)$")
 O_FLAGS = {"O_CREAT", "O_TRUNC", "O_APPEND", "O_EXCL", "O_DIRECTORY"}
 SUPPORTED = {
     "open", "openat", "creat", "write", "pwrite64", "pwrite", "writev", "pwritev",
-    "pwritev2", "read", "pread64", "pread", "fsync", "fdatasync", "ftruncate",
+    "pwritev2", "read", "pread64", "pread", "fsync", "fdatasync", "syncfs", "ftruncate",
     "ftruncate64", "fallocate", "unlink", "unlinkat", "rename", "renameat", "renameat2",
     "mkdir", "mkdirat", "close", "dup", "dup2", "dup3", "lseek", "_llseek", "clone",
     "clone3",
@@ -380,7 +380,7 @@ class Importer:
                 self.emit(t, pid, "read", entry.path, entry.offset, ret)
                 entry.offset += ret
             return
-        if name in ("fsync", "fdatasync"):
+        if name in ("fsync", "fdatasync", "syncfs"):
             self.need(name, args, 1)
             entry = self.fd_entry(pid, args[0])
             self.emit(t, pid, name, entry.path)
