@@ -1,0 +1,54 @@
+"""TMC §4.3 fill/delete aging end to end at the test scale: one filled ext4 disk, copied
+and reclaimed to High, then an app's scenario; Low on a fresh disk."""
+
+import csv
+import json
+import shutil
+from statistics import mean
+
+import pytest
+
+from conftest import REPO, snakemake
+
+pytestmark = pytest.mark.emulator
+
+RUN = REPO / "results/emulator-emmc/test"
+RUNS = RUN / "filldelete/ext4"
+
+
+@pytest.fixture(scope="module")
+def dof(emulator_kernel):
+    shutil.rmtree(RUN / "filldelete", ignore_errors=True)
+    snakemake(str((RUNS / "dof.csv").relative_to(REPO)), "--config", "scale=test")
+    with open(RUNS / "dof.csv") as handle:
+        return list(csv.DictReader(handle))
+
+
+def own_files(rows, level, app, sqlite):
+    return [
+        float(r["dof"])
+        for r in rows
+        if (r["level"], r["app"]) == (level, app)
+        and r["path"].split("/")[1].startswith(r["package"])
+        and (r["class"] == "sqlite") == sqlite
+        and r["dof"] != "NA"
+    ]
+
+
+def test_the_filled_disk_is_reclaimed_to_the_level(dof):
+    filled = json.loads((RUNS / "filled/replay.json").read_text())
+    assert filled["errno"].get("ENOSPC", 0) > 0  # the fill ran the disk full
+    assert filled["ops"]["syncfs"] > 0
+    reclaim = json.loads((RUNS / "high-facebook/replay/00-aging.json").read_text())
+    assert reclaim["reclaimed_files"] > 0
+    assert not (RUNS / "high-facebook/disk.img").exists()  # only the filled disk is kept
+    low = json.loads((RUNS / "low-facebook/replay/00-aging.json").read_text())
+    assert sum(low["ops"].values()) == 0
+
+
+def test_non_sqlite_files_fragment_when_the_disk_is_nearly_full(dof):
+    for app in ("facebook", "earth"):
+        low = mean(own_files(dof, "low", app, sqlite=False))
+        high = mean(own_files(dof, "high", app, sqlite=False))
+        assert low < 1.1, app
+        assert high > 1.5 * low, app
