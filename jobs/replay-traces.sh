@@ -8,7 +8,7 @@
 #   replay-traces.sh FS "MKFS_OPTIONS"|aged TRACE_DIR SEED
 set -eu
 . "$MOBIFRAG_ROOT/jobs/lib.sh"
-[ $# -eq 4 ] || die "usage: replay-traces.sh FS MKFS_OPTIONS TRACE_DIR SEED"
+[ $# -eq 4 ] || die "usage: replay-traces.sh FS MKFS_OPTIONS|aged TRACE_DIR SEED"
 fs=$1 mkfs_options=$2 trace_dir=$3 seed=$4
 mnt=$TMPDIR/fs
 ls "$trace_dir"/*.iotrace > /dev/null 2>&1 || die "no .iotrace files in $trace_dir"

@@ -5,9 +5,12 @@ Large files (≥ 10 MB) and batches of small files (≤ 500 KB) are created alte
 one byte of small files for every byte of large ones, until the disk is full (the trace
 asks for more than the disk holds; the replayer counts the ENOSPC and goes on). Each large
 file is fsynced; a batch of small files is written back by one `syncfs` after its last
-file, which lays them out in the order they were written, as a sync per file would, at a
-fraction of the journal commits (TMC §4.3 gives about 64,000 small files on a 32 GB
-phone, and scaled sizes keep that count on every disk). Then:
+file, before the next large file is written, so large files and batches still alternate
+on disk with one journal commit per batch instead of one per file (under TCG the fill
+took as long either way: creating the files dominates). Sizes scaled with the disk keep
+the number of files the same at every scale: half of a 32 GB disk in small files of
+252 KiB on average is about 64,000 files (81,195 asked on a 1 GiB disk, where whole
+4 KiB blocks raise the smallest sizes). Then:
 
 - `fill_delete`: small files are deleted at random until the file system is down to the
   target utilization (reclaim with BYTES 0), leaving small holes everywhere (TMC §4.3);
