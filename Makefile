@@ -40,14 +40,14 @@ test-fast: bootstrap
 	python -m pytest -m "not emulator"
 
 lint: bootstrap
-	ruff check mobifrag tests
-	ruff format --check mobifrag tests
+	ruff check mobifrag tests scripts
+	ruff format --check mobifrag tests scripts
 	snakefmt --check Snakefile rules
-	snakemake --lint
+	python scripts/lint-workflow.py
 	@if [ -f ftl-sim/Cargo.toml ]; then cargo clippy --manifest-path ftl-sim/Cargo.toml --all-targets -- -D warnings; fi
 
 format: bootstrap
-	ruff format mobifrag tests
+	ruff format mobifrag tests scripts
 	snakefmt Snakefile rules
 
 clean:
