@@ -7,12 +7,73 @@
 
 die() { echo "job: $*" >&2; exit 1; }
 
+# Formatting is fenced: only inside the study's emulator guest (its init writes
+# GUEST_MARKER, holding that boot's id, on the guest's own tmpfs) or in a job the adb
+# runner opted in after checking the disk on the device (it exports the disk's device
+# number as MOBIFRAG_DEVICE_CHECKED_DISK). Disks are compared by device number, never by
+# path, so an alias of a mounted disk is still seen as mounted.
+GUEST_MARKER=/run/mobifrag/guest
+
+in_study_guest() {
+  guest_boot_id=$(cat /proc/sys/kernel/random/boot_id 2> /dev/null) || return 1
+  [ -n "$guest_boot_id" ] && [ "$(cat "$GUEST_MARKER" 2> /dev/null)" = "$guest_boot_id" ]
+}
+
+# device_number PATH: major:minor of the block device PATH (or its link target), in hex
+device_number() {
+  stat -L -c '%t:%T' "$1" 2> /dev/null
+}
+
+# hex_device_number < sysfs dev file ("8:17" decimal) prints it as device_number does
+hex_device_number() {
+  IFS=: read -r major minor && printf '%x:%x\n' "$major" "$minor"
+}
+
+opted_in_device_job() {
+  [ "${MOBIFRAG_PLATFORM:-}" = adb ] && [ -n "${MOBIFRAG_DEVICE_CHECKED_DISK:-}" ] &&
+    [ "$(device_number "${MOBIFRAG_DISK:-}")" = "$MOBIFRAG_DEVICE_CHECKED_DISK" ]
+}
+
+# in_use_device_numbers: every mounted file system's device, and every mount or swap
+# source that is a block device
+in_use_device_numbers() {
+  while read -r _ _ devno _; do
+    echo "$devno" | hex_device_number
+  done < /proc/self/mountinfo
+  for source in $(cut -d ' ' -f 1 /proc/mounts) $(tail -n +2 /proc/swaps 2> /dev/null | cut -d ' ' -f 1); do
+    if [ -b "$source" ]; then device_number "$source"; fi
+  done
+}
+
+# disk_device_numbers DISK: DISK's device number and those of its partitions
+disk_device_numbers() {
+  device_number "$1"
+  sys=/sys/class/block/$(basename "$(readlink -f "$1")")
+  for part in "$sys"/*/partition; do
+    if [ -r "${part%/partition}/dev" ]; then hex_device_number < "${part%/partition}/dev"; fi
+  done
+}
+
+# disk_holders DISK: what is stacked on DISK (device-mapper, md), if anything
+disk_holders() {
+  ls "/sys/class/block/$(basename "$(readlink -f "$1")")/holders" 2> /dev/null | tr '\n' ' '
+}
+
 require_test_disk() {
+  in_study_guest || opted_in_device_job ||
+    die "not inside the study's guest (no $GUEST_MARKER of this boot) nor an adb job the" \
+      "runner opted in: refusing to format ${MOBIFRAG_DISK:-anything}"
   [ -n "${MOBIFRAG_DISK:-}" ] || die "MOBIFRAG_DISK is not set: refusing to format anything"
   [ -b "$MOBIFRAG_DISK" ] || die "$MOBIFRAG_DISK is not a block device"
-  if grep -q "^$MOBIFRAG_DISK " /proc/mounts; then
-    die "$MOBIFRAG_DISK is mounted: refusing to format it"
-  fi
+  in_use_numbers=$(in_use_device_numbers)
+  for disk_number in $(disk_device_numbers "$MOBIFRAG_DISK"); do
+    if echo "$in_use_numbers" | grep -qx "$disk_number"; then
+      die "$MOBIFRAG_DISK (device $disk_number, or a partition of it) is mounted:" \
+        "refusing to format it"
+    fi
+  done
+  disk_users=$(disk_holders "$MOBIFRAG_DISK")
+  [ -z "$disk_users" ] || die "$MOBIFRAG_DISK is in use by $disk_users: refusing to format it"
 }
 
 # make_fs FS OPTIONS: a fresh file system on the test disk.
