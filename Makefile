@@ -44,6 +44,7 @@ lint: bootstrap
 	ruff format --check mobifrag tests scripts
 	snakefmt --check Snakefile rules
 	python scripts/lint-workflow.py
+	shellcheck jobs/*.sh scripts/*.sh .ci/run
 	@if [ -f ftl-sim/Cargo.toml ]; then cargo clippy --manifest-path ftl-sim/Cargo.toml --all-targets -- -D warnings; fi
 
 format: bootstrap

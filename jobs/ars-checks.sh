@@ -42,7 +42,7 @@ concurrent_writers() {
 
 for mount in plain ars; do
   make_fs f2fs ""
-  mount_fs f2fs "$mnt" "$([ "$mount" = ars ] && echo ars || true)"
+  mount_fs f2fs "$mnt" "$(if [ "$mount" = ars ]; then echo ars; fi)"
   mkdir "$mnt/unreserved" "$mnt/reserved"
   unreserved_writer "$mnt/unreserved/file"
   ars_mark "$mnt/reserved/file.db" "$file"

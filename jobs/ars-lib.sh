@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # Helpers of the ARS job scripts (kernel-patches/README.md, "ARS"): on top of lib.sh.
 
 # ars_mark PATH [SIZE]: create PATH if missing and give it the user.ars xattr (the

@@ -117,4 +117,4 @@ run_postmark
 phase filebench
 run_filebench
 umount "$mnt"
-phase done
+phase 'done'

@@ -23,7 +23,7 @@ for trace in "$trace_dir"/day-*.iotrace; do
   day=$(echo "${name#day-}" | sed 's/^0*//')
   "$MOBIFRAG_AGENT" replay --trace "$trace" --root "$mnt/data" --seed "$seed" \
     > "replay/$name.json" || die "replay of $name failed"
-  [ -n "$day" ] && [ $((day % interval)) -eq 0 ] || continue
+  if [ -z "$day" ] || [ $((day % interval)) -ne 0 ]; then continue; fi
   remount_fs "$fs" "$mnt"
   snapshot "$mnt/data" "defrag/$name/before"
   trace_start "$name"

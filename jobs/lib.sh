@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # Shared helpers of job scripts. A job runs with its working directory = $MOBIFRAG_OUT
 # (the results it writes there are pulled back by the platform runner) and finds:
 #   MOBIFRAG_DISK   the test disk the runner created for this job (the only disk it may format)
@@ -56,6 +57,8 @@ disk_device_numbers() {
 
 # disk_holders DISK: what is stacked on DISK (device-mapper, md), if anything
 disk_holders() {
+  # Holder names are kernel device names (dm-0, md127): nothing for ls to mangle.
+  # shellcheck disable=SC2012
   ls "/sys/class/block/$(basename "$(readlink -f "$1")")/holders" 2> /dev/null | tr '\n' ' '
 }
 
@@ -79,6 +82,8 @@ require_test_disk() {
 # make_fs FS OPTIONS: a fresh file system on the test disk.
 make_fs() {
   require_test_disk
+  # OPTIONS is a list of mkfs arguments, split into words on purpose.
+  # shellcheck disable=SC2086
   case "$1" in
     ext4) mkfs.ext4 -F -q $2 "$MOBIFRAG_DISK" ;;
     f2fs) mkfs.f2fs -f -q $2 "$MOBIFRAG_DISK" > /dev/null ;;

@@ -18,6 +18,8 @@ missing_debian_packages() {
 # foreign_architectures "PKG...": dpkg learns every architecture named as pkg:arch.
 foreign_architectures() {
   local arch
+  # $1 is a space-separated package list, split into words on purpose.
+  # shellcheck disable=SC2086
   for arch in $(printf '%s\n' $1 | sed -n 's/.*:\([a-z0-9]*\)$/\1/p' | sort -u); do
     dpkg --print-foreign-architectures | grep -qx "$arch" || dpkg --add-architecture "$arch"
   done
