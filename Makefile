@@ -25,6 +25,7 @@ bootstrap:
 reproduce: bootstrap
 	snakemake all --profile profiles/default --cores $(CORES) \
 	    --config device=$(DEVICE) scale=$(SCALE)
+	@echo "results/$(DEVICE)/$(SCALE)/claims.md: $$(sed -n 3p results/$(DEVICE)/$(SCALE)/claims.md)"
 
 check: bootstrap
 	snakemake results/$(DEVICE)/$(SCALE)/checks/$(CHECK).md --profile profiles/default \

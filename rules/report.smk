@@ -14,9 +14,10 @@ rule claims:
         results("logs/claims.log"),
     params:
         python=PYTHON,
+        platform=lambda w: device_profile(w.device)["platform"]["type"],
     shell:
         "{params.python} -m mobifrag.claims --claims {input.claims}"
-        " --results $(dirname {output.markdown})"
+        " --results $(dirname {output.markdown}) --platform {params.platform}"
         " --markdown {output.markdown} --csv {output.csv} 2> {log}"
 
 
@@ -37,9 +38,10 @@ rule check:
     params:
         python=PYTHON,
         run=lambda w: RESULTS.format(device=w.device, scale=w.scale),
+        platform=lambda w: device_profile(w.device)["platform"]["type"],
     shell:
         "{params.python} -m mobifrag.claims --claims {input.claims} --check {wildcards.check}"
-        " --results {params.run} --markdown {output.markdown} --csv {output.csv}"
+        " --results {params.run} --platform {params.platform} --markdown {output.markdown} --csv {output.csv}"
         " 2> {log} || {{ cat {log} >&2; exit 1; }}"
 
 

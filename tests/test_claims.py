@@ -1,41 +1,77 @@
+import math
+
 import pytest
 import yaml
 
 from conftest import REPO
 from mobifrag.claims import (
+    CALIBRATED,
+    INCONCLUSIVE,
+    NOT_JUDGED,
     NOT_MEASURED,
+    NOT_REACHED,
     NOT_REPRODUCED,
     REPRODUCED,
     ClaimsError,
     check,
-    judge,
     load_claims,
     main,
 )
+from mobifrag.verdict import Band, BandError, band, bootstrap_interval, judge
 
 
 @pytest.mark.parametrize(
-    ("measured", "paper", "rule", "expected"),
+    ("rule", "paper", "inside", "outside"),
     [
-        (17.8, 5, {"greater_than": 1}, True),
-        (1.0, 5, {"greater_than": 1}, False),
-        (0.5, None, {"less_than": 1}, True),
-        (3, None, {"between": [2, 4]}, True),
-        (5, None, {"between": [2, 4]}, False),
-        (4.5, 5, {"ratio_band": [0.8, 1.25]}, True),
-        (2.0, 5, {"ratio_band": [0.8, 1.25]}, False),
-        (1100, 1000, {"relative_tolerance": 0.1}, True),
-        (1101, 1000, {"relative_tolerance": 0.1}, False),
-        (0.16, 0.17, {"absolute_tolerance": 0.02}, True),
+        ({"greater_than": 1}, 5, [1.001, 17.8], [1.0, 0.5]),
+        ({"less_than": 1}, None, [0.5], [1.0, 2.0]),
+        ({"between": [2, 4]}, None, [2, 3, 4], [1.99, 5]),
+        ({"ratio_band": [0.8, 1.25]}, 5, [4.0, 4.5, 6.25], [2.0, 6.3]),
+        ({"relative_tolerance": 0.1}, 1000, [900, 1100], [1101, 899]),
+        ({"absolute_tolerance": 0.02}, 0.17, [0.16, 0.19], [0.14, 0.2]),
     ],
 )
-def test_verdict_rules(measured, paper, rule, expected):
-    assert judge(measured, paper, rule) is expected
+def test_bands_from_rules(rule, paper, inside, outside):
+    accepted = band(rule, paper)
+    assert all(accepted.contains(v) for v in inside)
+    assert not any(accepted.contains(v) for v in outside)
 
 
 def test_paper_relative_rule_needs_a_paper_value():
-    with pytest.raises(ClaimsError, match="has none"):
-        judge(1.0, None, {"ratio_band": [0.5, 2]})
+    with pytest.raises(BandError, match="has none"):
+        band({"ratio_band": [0.5, 2]}, None)
+
+
+@pytest.mark.parametrize(
+    ("interval", "expected"),
+    [
+        ((1.2, 1.8), REPRODUCED),  # inside
+        ((2.1, 3.0), NOT_REPRODUCED),  # above
+        ((0.2, 0.9), NOT_REPRODUCED),  # below
+        ((0.8, 1.2), INCONCLUSIVE),  # over the low edge
+        ((1.5, 2.5), INCONCLUSIVE),  # over the high edge
+        ((0.5, 3.0), INCONCLUSIVE),  # wider than the band
+        ((1.0, 2.0), REPRODUCED),  # closed edges hold their own value
+    ],
+)
+def test_verdict_from_interval_and_band(interval, expected):
+    assert judge(Band(1.0, 2.0), interval) == expected
+
+
+def test_open_edge_excludes_its_value():
+    above_one = Band(low=1.0, low_open=True)
+    assert judge(above_one, (1.0, 1.5)) == INCONCLUSIVE
+    assert judge(above_one, (0.7, 1.0)) == NOT_REPRODUCED
+    assert judge(above_one, (1.01, 1.5)) == REPRODUCED
+
+
+def test_bootstrap_interval_spans_the_repetitions_and_repeats():
+    values = (0.46, 1.59, 1.1, 0.9, 1.3)
+    low, high = bootstrap_interval(values, "claim")
+    assert min(values) <= low < high <= max(values)
+    assert bootstrap_interval(values, "claim") == (low, high)
+    assert bootstrap_interval((2.0, 2.0), "x") == (2.0, 2.0)
+    assert bootstrap_interval((3.0,), "x") == (3.0, 3.0)
 
 
 def write_dof(path, rows):
@@ -89,8 +125,9 @@ def test_cli_writes_markdown_and_csv(tmp_path):
     write_dof(tmp_path / "concurrent-appenders" / "dof.csv", [("ext4", 1, 1), ("ext4", 5, 3)])
     md, csv_path = tmp_path / "claims.md", tmp_path / "claims.csv"
     assert main(["--results", str(tmp_path), "--markdown", str(md), "--csv", str(csv_path)]) == 0
-    assert "2 reproduced, 0 not reproduced, " in md.read_text()
-    assert csv_path.read_text().splitlines()[0] == "id,figure,paper_value,measured,verdict"
+    assert "claims: 2 reproduced, " in md.read_text()
+    header = csv_path.read_text().splitlines()[0]
+    assert header.startswith("id,figure,basis,paper_value,band_low,band_high,measured,ci_low")
 
 
 def claims_file(tmp_path, checks):
@@ -115,7 +152,7 @@ def test_check_passes_only_when_all_its_claims_hold(tmp_path, capsys):
     checks = {"writers": ["tmc-fig06-ext4-five-writers-fragment"]}
     status, md, _ = run_check(tmp_path, "writers", checks, capsys)
     assert status == 0
-    assert "1 reproduced, 0 not reproduced, 0 not measured" in md
+    assert "1 claims: 1 reproduced." in md
 
 
 def test_failed_check_names_each_claim_that_does_not_hold(tmp_path, capsys):
@@ -124,9 +161,9 @@ def test_failed_check_names_each_claim_that_does_not_hold(tmp_path, capsys):
     status, md, err = run_check(tmp_path, "mixed", checks, capsys)
     assert status == 1
     assert "check mixed does not hold" in err
-    assert "tmc-fig06-ext4-five-writers-fragment: not reproduced (measured 1, needs > 1)" in err
+    assert "tmc-fig06-ext4-five-writers-fragment: not reproduced (measured 1 (n=1)" in err
     assert "tmc-fig05b-level1-dominates: not measured (needs autoage/ext4/levels.csv)" in err
-    assert "0 reproduced, 1 not reproduced, 1 not measured" in md
+    assert "2 claims: 1 not reproduced, 1 not measured." in md
 
 
 def test_unknown_check_or_claim_is_named(tmp_path, capsys):
@@ -163,3 +200,114 @@ def test_exclude_and_within_select_an_apps_own_other_files(tmp_path):
     verdicts = {v.claim["id"]: v for v in check(picked, tmp_path)}
     assert verdicts["tmc-fig07-non-sqlite-unfragmented-at-low"].measured == 1
     assert verdicts["tmc-fig07-non-sqlite-fragment-when-full"].measured == 3
+
+
+def one_claim(**changes):
+    claim = {
+        "id": "synthetic",
+        "figure": "f",
+        "source": "s",
+        "basis": "layout",
+        "claim": "c",
+        "paper_value": 2.0,
+        "measure": {"table": "t.csv", "column": "x", "where": {"arm": "b"}},
+        "reproduced_if": {"ratio_band": [0.8, 1.25]},
+    }
+    return {**claim, **changes}
+
+
+def write_table(tmp_path, header, rows, name="t.csv"):
+    (tmp_path / name).write_text("\n".join([header, *rows]) + "\n")
+
+
+def test_repetitions_give_an_interval_and_can_be_inconclusive(tmp_path):
+    write_table(tmp_path, "rep,arm,x", ["1,b,1.5", "2,b,2.0", "3,b,2.4", "4,b,1.9"])
+    (verdict,) = check([one_claim()], tmp_path)
+    assert verdict.measurement.repetitions == 4
+    assert verdict.measured == pytest.approx(1.95)
+    low, high = verdict.interval
+    assert low < 1.6 and high > 2.3
+    assert verdict.verdict == INCONCLUSIVE
+    write_table(tmp_path, "rep,arm,x", ["1,b,1.9", "2,b,2.0", "3,b,2.1"])
+    assert check([one_claim()], tmp_path)[0].verdict == REPRODUCED
+    write_table(tmp_path, "rep,arm,x", ["1,b,3.9", "2,b,4.0", "3,b,4.1"])
+    assert check([one_claim()], tmp_path)[0].verdict == NOT_REPRODUCED
+
+
+def test_ratio_pairs_repetitions_by_number(tmp_path):
+    rows = ["1,a,10", "1,b,20", "2,a,5", "2,b,10", "3,a,1", "3,b,2"]
+    write_table(tmp_path, "rep,arm,x", rows)
+    base = {"table": "t.csv", "column": "x", "where": {"arm": "a"}}
+    claim = one_claim(measure={**one_claim()["measure"], "relative_to": base})
+    (verdict,) = check([claim], tmp_path)
+    assert verdict.measurement.values == (2.0, 2.0, 2.0)
+    assert verdict.verdict == REPRODUCED
+
+
+def test_zero_denominator_is_not_reached(tmp_path):
+    write_table(tmp_path, "arm,x", ["a,0", "b,3"])
+    base = {"table": "t.csv", "column": "x", "where": {"arm": "a"}}
+    claim = one_claim(measure={**one_claim()["measure"], "relative_to": base})
+    (verdict,) = check([claim], tmp_path)
+    assert verdict.verdict == NOT_REACHED
+    assert "x of t.csv is 0" in verdict.note
+
+
+def test_regime_not_reached_when_its_condition_fails(tmp_path):
+    write_table(tmp_path, "arm,x", ["b,2.0"])
+    write_table(tmp_path, "gc_calls", ["0"], name="gc.csv")
+    regime = {
+        "needs": "foreground GC",
+        "measure": {"table": "gc.csv", "column": "gc_calls"},
+        "reached_if": {"greater_than": 0},
+    }
+    (verdict,) = check([one_claim(regime=regime)], tmp_path)
+    assert verdict.verdict == NOT_REACHED and "needs foreground GC" in verdict.note
+    write_table(tmp_path, "gc_calls", ["12"], name="gc.csv")
+    assert check([one_claim(regime=regime)], tmp_path)[0].verdict == REPRODUCED
+
+
+def test_emulator_wall_time_is_shown_not_judged_on_an_emulator(tmp_path):
+    write_table(tmp_path, "arm,x", ["b,2.0"])
+    claim = one_claim(basis="emulator_wall")
+    (on_qemu,) = check([claim], tmp_path, platform="qemu")
+    assert on_qemu.verdict == NOT_JUDGED and on_qemu.measured == 2.0
+    assert check([claim], tmp_path, platform="adb")[0].verdict == REPRODUCED
+
+
+def test_calibrated_claims_are_reported_not_counted(tmp_path):
+    write_table(tmp_path, "arm,x", ["b,2.0"])
+    (verdict,) = check([one_claim(basis="calibrated")], tmp_path)
+    assert verdict.verdict == CALIBRATED and verdict.measured == 2.0
+
+
+def test_damaged_table_names_file_and_line(tmp_path):
+    write_table(tmp_path, "arm,x", ["b,2.0", "b"])
+    with pytest.raises(ClaimsError, match=r"t.csv:3: row has"):
+        check([one_claim()], tmp_path)
+    write_table(tmp_path, "arm,x", ["b,2.0", "b,two"])
+    with pytest.raises(ClaimsError, match=r"t.csv:3: x is 'two', not a number"):
+        check([one_claim()], tmp_path)
+    (tmp_path / "t.csv").write_bytes(b"arm,x\nb,\xff\xfe\n")
+    with pytest.raises(ClaimsError, match=r"t.csv: .*codec"):
+        check([one_claim()], tmp_path)
+
+
+def test_markdown_shows_basis_interval_and_summary(tmp_path):
+    write_table(tmp_path, "rep,arm,x", ["1,b,1.9", "2,b,2.1"])
+    md, out = tmp_path / "claims.md", tmp_path / "claims.csv"
+    path = tmp_path / "claims.yaml"
+    path.write_text(yaml.safe_dump({"claims": [one_claim()]}))
+    args = ["--claims", str(path), "--results", str(tmp_path), "--platform", "qemu"]
+    assert main([*args, "--markdown", str(md), "--csv", str(out)]) == 0
+    text = md.read_text()
+    assert "1 claims: 1 reproduced." in text
+    assert "| layout | 1 | 0 |" in text
+    assert "2 [1.9, 2.1] (n=2)" in text
+
+
+def test_every_shipped_claim_has_a_basis_and_a_band():
+    claims = load_claims(REPO / "config" / "claims.yaml")
+    for claim in claims:
+        accepted = band(claim["reproduced_if"], claim.get("paper_value"))
+        assert not (math.isinf(accepted.low) and math.isinf(accepted.high)), claim["id"]
