@@ -68,3 +68,78 @@ def test_malformed_yaml_is_reported(tmp_path):
     path.write_text("name: [unclosed\n")
     with pytest.raises(ProfileError, match="not valid YAML"):
         load_profile_file(path)
+
+
+# --- the adb platform's fences ---------------------------------------------------------------
+
+
+def phone_profile(**platform_keys):
+    data = yaml.safe_load((DEVICES / "android-rooted.yaml").read_text())
+    data["platform"].update(platform_keys)
+    return data
+
+
+@pytest.mark.parametrize(
+    "partition",
+    [
+        "/dev/block/mmcblk0",
+        "/dev/block/sda",
+        "/dev/block/nvme0n1",
+        "/dev/block/mmcblk0boot0",
+        "/dev/block/by-name/USERDATA",
+        "/dev/block/bootdevice/by-name/Vendor",
+        "/dev/block/by-name/system_a",
+        "/dev/block/platform/soc/1d84000.ufshc/by-name/metadata",
+        "/dev/block/by-name/persist",
+        "/dev/block/by-name/modem",
+        "/dev/block/../../dev/block/mmcblk0",
+        "/dev/block/by-name/./userdata-test",
+        "/dev/block//sda",
+        "/dev/block/dm-3",
+        "/dev/block/loop7",
+        "/dev/block/zram0",
+    ],
+)
+def test_unsafe_test_partitions_are_refused_by_field(tmp_path, partition):
+    path = write_profile(tmp_path, "android-rooted", phone_profile(test_partition=partition))
+    with pytest.raises(ProfileError) as error:
+        load_profile_file(path)
+    assert f"{path}: field platform.test_partition: {partition}" in str(error.value)
+
+
+@pytest.mark.parametrize(
+    "partition",
+    ["/dev/block/by-name/userdata-test", "/dev/block/mmcblk0p30", "/dev/block/sda17"],
+)
+def test_partitions_by_their_own_name_pass(tmp_path, partition):
+    path = write_profile(tmp_path, "android-rooted", phone_profile(test_partition=partition))
+    assert load_profile_file(path)["platform"]["test_partition"] == partition
+
+
+@pytest.mark.parametrize(
+    "workdir",
+    [
+        "/data",
+        "/data/..",
+        "/data/local/tmp",
+        "/data/local/tmp/",
+        "/data/local/tmp/..",
+        "/data/local/tmp/a/b",
+        "/data/local/tmp/../../..",
+        "/sdcard/mobifrag",
+    ],
+)
+def test_workdirs_outside_their_own_folder_are_refused_by_field(tmp_path, workdir):
+    path = write_profile(tmp_path, "android-rooted", phone_profile(workdir=workdir))
+    with pytest.raises(ProfileError, match=rf"{path}: field platform\.workdir: "):
+        load_profile_file(path)
+
+
+def test_the_checker_reports_every_unsafe_field(tmp_path, capsys):
+    from mobifrag.profiles import main
+
+    data = phone_profile(test_partition="/dev/block/sda", workdir="/data")
+    path = write_profile(tmp_path, "android-rooted", data)
+    assert main([str(path)]) == 1
+    err = capsys.readouterr().err
+    assert "field platform.test_partition:" in err and "field platform.workdir:" in err
