@@ -46,7 +46,17 @@ lint: bootstrap
 	snakefmt --check Snakefile rules
 	python scripts/lint-workflow.py
 	shellcheck jobs/*.sh scripts/*.sh .ci/run
-	@if [ -f ftl-sim/Cargo.toml ]; then cargo clippy --manifest-path ftl-sim/Cargo.toml --all-targets -- -D warnings; fi
+	@if [ -f ftl-sim/Cargo.toml ]; then \
+	    set -x; \
+	    cargo fmt --check --manifest-path ftl-sim/Cargo.toml && \
+	    cargo fmt --check --manifest-path ftl-sim/fuzz/Cargo.toml && \
+	    cargo clippy --manifest-path ftl-sim/Cargo.toml --all-targets -- -D warnings; \
+	fi
+# The agent and its tests, every file compiled afresh so that no warning hides in an
+# object built earlier.
+	rm -rf agent/build/lint
+	$(MAKE) -s -C agent BUILD=build/lint WARNINGS="-Wall -Wextra -Werror" \
+	    build/lint/mobifrag-agent build/lint/run-tests
 
 format: bootstrap
 	ruff format mobifrag tests scripts

@@ -11,7 +11,9 @@ fn scratch() -> PathBuf {
 }
 
 fuzz_target!(|data: &[u8]| {
-    let Some((&which, rest)) = data.split_first() else { return };
+    let Some((&which, rest)) = data.split_first() else {
+        return;
+    };
     let path = scratch();
     if std::fs::write(&path, rest).is_err() {
         return;
@@ -28,7 +30,10 @@ fuzz_target!(|data: &[u8]| {
         }
     };
     let event = [Event::Issue, Event::Queue, Event::Complete][usize::from(which / 6) % 3];
-    let opts = ReadOptions { event, uflip_page_sectors: 8 };
+    let opts = ReadOptions {
+        event,
+        uflip_page_sectors: 8,
+    };
     if let Ok(mut src) = trace::open(format, &[path], opts) {
         while let Some(r) = src.next_request() {
             if r.is_err() {

@@ -15,7 +15,9 @@ over_provisioning: 0.5\n\
 timing: {page_read_us: 50, page_program_us: 500, block_erase_us: 3000, channel_mb_per_s: 200, host_mb_per_s: 400}\n";
 
 fuzz_target!(|data: &[u8]| {
-    let Some((&flags, rest)) = data.split_first() else { return };
+    let Some((&flags, rest)) = data.split_first() else {
+        return;
+    };
     let split = rest.iter().position(|&b| b == 0).unwrap_or(rest.len());
     let (trace, extents) = rest.split_at(split);
     let dir = std::env::temp_dir();
@@ -25,12 +27,21 @@ fuzz_target!(|data: &[u8]| {
         return;
     }
     let mode = if flags & 1 == 0 { "tpage" } else { "entry" };
-    let yaml = format!("{DEVICE}cache: {{mode: {mode}, bytes: {}}}\n", 4096 * (1 + u64::from(flags >> 4)));
+    let yaml = format!(
+        "{DEVICE}cache: {{mode: {mode}, bytes: {}}}\n",
+        4096 * (1 + u64::from(flags >> 4))
+    );
     let cfg = FtlConfig::from_ftl_yaml(&yaml, Path::new("fuzz")).expect("valid device");
     let mut ftl = Ftl::new(&cfg).expect("device");
-    let Ok(mut src) = CsvReader::open(std::slice::from_ref(&tp)) else { return };
+    let Ok(mut src) = CsvReader::open(std::slice::from_ref(&tp)) else {
+        return;
+    };
     let opts = ReplayOptions {
-        arrivals: if flags & 2 == 0 { Arrivals::Trace } else { Arrivals::Closed },
+        arrivals: if flags & 2 == 0 {
+            Arrivals::Trace
+        } else {
+            Arrivals::Closed
+        },
         queue_depth: usize::from((flags >> 2) & 3),
     };
     let _ = replay(&mut ftl, &mut src, opts, None);
