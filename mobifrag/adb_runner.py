@@ -19,10 +19,18 @@ argument's position, so two inputs never collide. Any other absolute host path t
 exists is refused (it would not exist on the device); every other argument is passed
 unchanged.
 
-MOBIFRAG_DISK is the profile's test_partition, resolved on the device (by-name links
-point at /dev/block/sdXN, the name /proc/mounts uses) and checked to be a block device
-that is not mounted. Because every job formats it, the runner refuses to run unless the
-profile sets allow_destructive: true.
+Root commands are fenced. Before any adb command (dry runs included) the profile's
+test_partition and workdir must pass mobifrag.profiles' checks: no '.'/'..' component,
+no system partition, whole-disk or dm/loop/zram name; workdir exactly one folder in
+/data/local/tmp. On the device a read-only probe resolves test_partition (readlink -f)
+and the runner refuses it unless it is a block device, a partition node
+(/sys/class/block/<node>/partition exists), not a system partition by its GPT name,
+not mounted (device numbers against the mount tables) and held by nothing (dm-crypt,
+...). Only then is the workdir laid out; every `rm -rf` and `chown -R` is built by
+fenced() and names only paths inside the workdir, which must resolve to itself on the
+device. MOBIFRAG_DISK is the resolved node, and MOBIFRAG_DEVICE_CHECKED_DISK its device
+number, the opt-in jobs/lib.sh requires before it formats. Because every job formats
+it, the runner refuses to run unless the profile sets allow_destructive: true.
 
 Outputs are pulled into `<out>.partial/`; only a pull that completed for a job that
 exited 0 is renamed to `<out>`. A failure of any kind (a wrong serial, a device that
@@ -52,7 +60,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
-from mobifrag.profiles import ProfileError, load_device
+from mobifrag.profiles import (
+    ProfileError,
+    adb_fence_problems,
+    is_system_partition,
+    load_device,
+    virtual_node,
+    workdir_problem,
+)
 
 REPO = Path(__file__).resolve().parent.parent
 JOBS = REPO / "jobs"
@@ -62,14 +77,7 @@ AGENT_NAME = "mobifrag-agent"
 ELF_MACHINE_AARCH64 = 183
 COMMAND_TIMEOUT_S = 600
 LOG_TAIL_LINES = 30
-# Partitions a test_partition must never be, whatever the profile says.
-SYSTEM_PARTITIONS = frozenset(
-    {
-        *("boot", "recovery", "system", "system_a", "system_b", "vendor", "vendor_a"),
-        *("vendor_b", "userdata", "cache", "metadata", "super", "vbmeta", "misc"),
-        *("persist", "modem", "product", "odm", "dtbo", "xloader", "fastboot"),
-    }
-)
+CHECKED_DISK_ENV = "MOBIFRAG_DEVICE_CHECKED_DISK"
 GONE_MARKERS = ("not found", "no devices", "offline", "closed", "protocol fault", "no device")
 FULL_MARKER = "No space left on device"
 
@@ -200,7 +208,9 @@ def device_argument(arg: str, position: int, workdir: str, roots: tuple[Path, ..
 
 
 def plan_job(platform: dict, script: Path, args: tuple[str, ...]) -> DevicePlan:
-    workdir = platform["workdir"].rstrip("/")
+    workdir = platform["workdir"]
+    if problem := workdir_problem(workdir):
+        raise DeviceError(f"platform.workdir: {problem}")
     roots = (Path.cwd().resolve(), REPO)
     device_args, pushes = [], []
     for position, arg in enumerate(args):
@@ -240,10 +250,15 @@ def check_agent(agent: Path | None) -> Path:
     return agent
 
 
-def check_partition_name(partition: str) -> None:
-    if Path(partition).name in SYSTEM_PARTITIONS:
+def check_fences(profile: dict) -> None:
+    """The profile's test_partition and workdir pass mobifrag.profiles' checks (a profile
+    built in code never went through the profile checker)."""
+    problems = adb_fence_problems(profile)
+    if problems:
         raise DeviceError(
-            f"test_partition {partition} is a system partition: refusing to let jobs format it"
+            "; ".join(
+                f"devices/{profile['name']}.yaml: field {key}: {why}" for key, why in problems
+            )
         )
 
 
@@ -258,38 +273,132 @@ def check_destructive(profile: dict, what: str) -> None:
 # --- device-side scripts ----------------------------------------------------------------
 
 
-def preflight_script(plan: DevicePlan, partition: str, chown_shell: bool) -> str:
-    """Resolves and checks the test partition, then lays out a fresh workdir. Prints
-    `disk=<node> sectors=<n>`; exits 3 (not a block device) or 4 (mounted)."""
-    w = shlex.quote(plan.workdir)
+def fenced(workdir: str, path: str) -> str:
+    """`path`, quoted for a root shell, once it is shown to be the workdir or inside it;
+    every `rm -rf` and `chown -R` of the runner names its paths through here."""
+    if problem := workdir_problem(workdir):
+        raise DeviceError(f"refusing a root command outside the workdir: {problem}")
+    inside = path == workdir or path.startswith(workdir + "/")
+    components = path.removeprefix(workdir).split("/")[1:]
+    if not inside or any(part in ("", ".", "..") for part in components):
+        raise DeviceError(f"refusing a root command on {path}: it is not inside {workdir}")
+    return shlex.quote(path)
+
+
+def remove_command(workdir: str, *names: str) -> str:
+    return "rm -rf " + " ".join(fenced(workdir, f"{workdir}/{name}") for name in names)
+
+
+def chown_command(workdir: str) -> str:
+    return f"chown -R shell:shell {fenced(workdir, workdir)}"
+
+
+def probe_script(partition: str) -> str:
+    """Read-only: what `partition` resolves to on the device, one `key=value` a line
+    (node, block, partition, dev, sectors, partname, holders, mounted); check_probe
+    decides."""
     part = shlex.quote(partition)
+    return "; ".join(
+        [
+            f"node=$(readlink -f {part})",
+            "sys=/sys/class/block/${node##*/}",
+            'echo "node=$node"',
+            'if [ -b "$node" ]; then echo block=yes; else echo block=no; fi',
+            'if [ -e "$sys/partition" ]; then echo partition=yes; else echo partition=no; fi',
+            'dev=$(cat "$sys/dev" 2> /dev/null)',
+            'echo "dev=$dev"',
+            'echo "sectors=$(cat "$sys/size" 2> /dev/null)"',
+            'echo "partname=$(sed -n "s/^PARTNAME=//p" "$sys/uevent" 2> /dev/null)"',
+            'echo "holders=$(ls "$sys/holders" 2> /dev/null | tr "\\n" " ")"',
+            "mounted=no",
+            'if [ -n "$dev" ] && grep -q "^[0-9]* [0-9]* $dev " /proc/self/mountinfo '
+            "/proc/1/mountinfo 2> /dev/null; then mounted=yes; fi",
+            'if grep -q "^$node " /proc/mounts /proc/swaps 2> /dev/null; then mounted=yes; fi',
+            'echo "mounted=$mounted"',
+        ]
+    )
+
+
+def layout_script(plan: DevicePlan, chown_shell: bool) -> str:
+    """A fresh workdir, once it is shown to resolve to itself (no link out of
+    /data/local/tmp); exits 5 (cannot create) or 6 (resolves elsewhere)."""
+    w = fenced(plan.workdir, plan.workdir)
     lines = [
-        f"disk=$(readlink -f {part})",
-        f'[ -b "$disk" ] || {{ echo "mobifrag: {partition} ($disk) is not a block device"; '
-        "exit 3; }",
-        f'if grep -q "^$disk " /proc/mounts || grep -q "^{partition} " /proc/mounts; then '
-        f'echo "mobifrag: {partition} ($disk) is mounted"; exit 4; fi',
-        f"rm -rf {w}/run {w}/inputs {w}/jobs",
+        f"mkdir -p {w} || exit 5",
+        f'resolved=$(readlink -f {w}); [ "$resolved" = {w} ] || {{ echo "mobifrag: workdir '
+        f'{plan.workdir} resolves to $resolved: refusing to delete in it"; exit 6; }}',
+        remove_command(plan.workdir, "run", "inputs", "jobs"),
         f"mkdir -p {w}/run/out {w}/run/tmp {w}/inputs {w}/bin || exit 5",
     ]
     if chown_shell:
-        lines.append(f"chown -R shell:shell {w}")
-    lines.append('echo "disk=$disk sectors=$(cat /sys/class/block/${disk##*/}/size)"')
+        lines.append(chown_command(plan.workdir))
     return "; ".join(lines)
 
 
-def wrapper_script(plan: DevicePlan, disk: str, env: tuple[tuple[str, str], ...]) -> str:
+@dataclass(frozen=True)
+class CheckedDisk:
+    """The test partition as the device showed it: node, size, device number (hex
+    major:minor, as `stat -c %t:%T` prints it)."""
+
+    node: str
+    mib: int
+    number: str
+
+
+def probe_facts(reply: str) -> dict[str, str]:
+    return dict(line.split("=", 1) for line in reply.splitlines() if "=" in line)
+
+
+def probe_problem(facts: dict[str, str]) -> str | None:
+    """Why the probed node may not be formatted; None when it may."""
+    node = facts.get("node", "")
+    name = node.rsplit("/", 1)[-1]
+    holders = facts.get("holders", "").strip()
+    if facts.get("block") != "yes":
+        return f"resolves to {node or 'nothing'}, which is not a block device"
+    if virtual := virtual_node(name):
+        return f"resolves to {virtual}"
+    if facts.get("partition") != "yes":
+        return f"resolves to {node}, a whole disk (no /sys/class/block/{name}/partition)"
+    if is_system_partition(facts.get("partname", "")):
+        return f"resolves to {node}, the system partition {facts['partname']}"
+    if facts.get("mounted") != "no":
+        return f"resolves to {node}, which is mounted"
+    if holders:
+        return f"resolves to {node}, which is in use by {holders}"
+    return None
+
+
+def hex_device_number(dev: str) -> str:
+    major, minor = (int(part) for part in dev.split(":"))
+    return f"{major:x}:{minor:x}"
+
+
+def check_probe(partition: str, reply: str) -> CheckedDisk:
+    facts = probe_facts(reply)
+    if problem := probe_problem(facts):
+        raise DeviceError(f"test partition {partition} {problem}: refusing to format it")
+    try:
+        mib = int(facts["sectors"]) * 512 // (1024 * 1024)
+        return CheckedDisk(facts["node"], mib, hex_device_number(facts["dev"]))
+    except (KeyError, ValueError):
+        raise DeviceError(f"test partition {partition}: unexpected reply {reply!r}") from None
+
+
+def wrapper_script(plan: DevicePlan, disk: CheckedDisk, env: tuple[tuple[str, str], ...]) -> str:
     """run.sh: the job's environment, tool shims, blktrace when present, the job, and
-    its exit status in out/exit-status (the only thing read to decide success)."""
+    its exit status in out/exit-status (the only thing read to decide success). The
+    disk and its checked device number come last, so no job setting overrides them."""
     w = plan.workdir
     exports = {
         "MOBIFRAG_ROOT": w,
-        "MOBIFRAG_DISK": disk,
         "MOBIFRAG_AGENT": plan.agent,
         "MOBIFRAG_OUT": plan.out_dir,
-        "MOBIFRAG_PLATFORM": "adb",
         "TMPDIR": f"{plan.run_dir}/tmp",
         **dict(env),
+        "MOBIFRAG_PLATFORM": "adb",
+        "MOBIFRAG_DISK": disk.node,
+        CHECKED_DISK_ENV: disk.number,
     }
     job = shlex.join(["sh", plan.script, *plan.args])
     return "\n".join(
@@ -390,24 +499,19 @@ def connected_serials() -> str:
     return ", ".join(serials) or "none"
 
 
-def prepare(session: Session) -> tuple[str, int]:
-    """Checks the test partition and lays out the workdir; returns (node, MiB)."""
+def prepare(session: Session) -> CheckedDisk:
+    """Checks the test partition on the device, then lays out the workdir."""
     partition = session.platform["test_partition"]
-    check_partition_name(partition)
-    script = preflight_script(session.plan, partition, session.platform["root"] == "su")
     try:
-        reply = session.shell("the test partition check", script)
+        reply = session.shell("the test partition check", probe_script(partition))
     except DeviceError as error:
         if type(error) is DeviceError:
             raise DeviceError(f"test partition {partition}: {error}") from None
         raise
-    if session.adb.dry_run:
-        return partition, 0
-    fields = dict(part.split("=", 1) for part in reply.split() if "=" in part)
-    try:
-        return fields["disk"], int(fields["sectors"]) * 512 // (1024 * 1024)
-    except (KeyError, ValueError):
-        raise DeviceError(f"test partition {partition}: unexpected reply {reply!r}") from None
+    disk = CheckedDisk(partition, 0, "") if session.adb.dry_run else check_probe(partition, reply)
+    layout = layout_script(session.plan, session.platform["root"] == "su")
+    session.shell("laying out the workdir", layout)
+    return disk
 
 
 def push_all(session: Session, agent: Path, wrapper: Path) -> None:
@@ -493,9 +597,9 @@ def finish(session: Session, out: Path, record: dict) -> None:
 
 def clean_device(session: Session) -> None:
     """Removes this job's files from the device; a failure here only goes to the log."""
-    w = shlex.quote(session.plan.workdir)
     try:
-        session.shell("cleaning the device workdir", f"rm -rf {w}/run {w}/inputs")
+        command = remove_command(session.plan.workdir, "run", "inputs")
+        session.shell("cleaning the device workdir", command)
     except DeviceError as error:
         session.adb.log.write(f"mobifrag: could not clean the device: {error}\n")
 
@@ -504,6 +608,7 @@ def run_job(profile: dict, spec, out: Path, console: Path) -> str:
     """Runs spec (a platform.JobSpec) on the profile's device; outputs land in out."""
     platform = profile["platform"]
     dry_run = dry_run_requested(platform)
+    check_fences(profile)
     check_script(spec.script)
     if not dry_run:
         check_destructive(profile, f"every job formats {platform['test_partition']}")
@@ -525,10 +630,10 @@ def run_job(profile: dict, spec, out: Path, console: Path) -> str:
 def run_session(session: Session, spec, out: Path, wrapper: Path) -> str:
     start = time.monotonic()
     connect(session)
-    disk, disk_mib = prepare(session)
-    if not session.adb.dry_run and disk_mib < spec.disk_mib:
+    disk = prepare(session)
+    if not session.adb.dry_run and disk.mib < spec.disk_mib:
         raise DeviceError(
-            f"test partition {disk} holds {disk_mib} MiB; the job needs {spec.disk_mib} MiB"
+            f"test partition {disk.node} holds {disk.mib} MiB; the job needs {spec.disk_mib} MiB"
         )
     wrapper.write_text(wrapper_script(session.plan, disk, spec.env))
     push_all(session, spec.agent or Path(AGENT_NAME), wrapper)
@@ -540,19 +645,20 @@ def run_session(session: Session, spec, out: Path, wrapper: Path) -> str:
         return f"dry run: printed {len(session.adb.printed)} commands, ran none"
     verdict(session, job_error, pull_error, spec.script.name)
     seconds = time.monotonic() - start
-    finish(session, out, run_record(session, disk, disk_mib, spec.disk_mib, seconds))
+    finish(session, out, run_record(session, disk, spec.disk_mib, seconds))
     clean_device(session)
     return f"{spec.script.name} finished in {seconds:.1f} s on device {session.adb.serial}"
 
 
-def run_record(session: Session, disk: str, disk_mib: int, wanted_mib: int, seconds: float):
+def run_record(session: Session, disk: CheckedDisk, wanted_mib: int, seconds: float):
     status = (session.partial / "blktrace-status.txt").read_text().strip()
     return {
         "platform": "adb",
         "serial": session.adb.serial,
         "test_partition": session.platform["test_partition"],
-        "disk": disk,
-        "disk_mib": disk_mib,
+        "disk": disk.node,
+        "disk_device_number": disk.number,
+        "disk_mib": disk.mib,
         "disk_mib_requested": wanted_mib,
         "blktrace": status,
         "device_wall_seconds": round(seconds, 3),

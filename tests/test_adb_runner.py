@@ -8,6 +8,7 @@ device-side run.sh with the host's sh in a temporary folder.
 import copy
 import json
 import os
+import re
 import shlex
 import subprocess
 import sys
@@ -26,7 +27,7 @@ JOB_ARGS = ("ext4", "-b 4096", "1", "4096", "65536")
 
 FAKE_ADB = r'''#!PYTHON
 """Fake adb/fastboot: a folder is the device; FAKE_* variables choose what goes wrong."""
-import json, os, shutil, sys
+import json, os, shlex, shutil, sys
 from pathlib import Path
 
 env = os.environ
@@ -72,8 +73,14 @@ elif verb == "pull":
         shutil.copy(item, target / item.name)
 elif verb == "shell":
     command = args[1]
-    if "readlink -f" in command:
-        print("disk=/dev/block/sdz9 sectors=" + env.get("FAKE_ADB_SECTORS", "2097152"))
+    if command.startswith("su -c "):
+        command = shlex.split(command)[2]
+    if "PARTNAME" in command:
+        facts = {"node": "/dev/block/sdz9", "block": "yes", "partition": "yes",
+                 "dev": "65:153", "sectors": env.get("FAKE_ADB_SECTORS", "2097152"),
+                 "partname": "userdata-test", "holders": "", "mounted": "no",
+                 **json.loads(env.get("FAKE_ADB_PROBE", "{}"))}
+        print("\n".join(f"{key}={value}" for key, value in facts.items()))
     elif command.endswith("/run.sh"):
         if env.get("FAKE_ADB_VANISH") == "job":
             fail("error: closed")
@@ -151,12 +158,12 @@ def adb(*args):
 
 def expected_sequence(tmp_path, extra_pushes=()):
     plan = adb_runner.plan_job(board_profile()["platform"], JOB, JOB_ARGS)
-    preflight = adb_runner.preflight_script(plan, "/dev/block/by-name/userdata-test", False)
     return [
         adb("get-state"),
         adb("root"),
         adb("wait-for-device"),
-        adb("shell", preflight),
+        adb("shell", adb_runner.probe_script("/dev/block/by-name/userdata-test")),
+        adb("shell", adb_runner.layout_script(plan, chown_shell=False)),
         adb("push", str(tmp_path / "mobifrag-agent"), f"{WORKDIR}/bin/mobifrag-agent"),
         adb("push", str(REPO / "jobs"), f"{WORKDIR}/jobs"),
         *extra_pushes,
@@ -174,6 +181,7 @@ def test_a_job_runs_the_exact_command_sequence(tmp_path, fake_device):
     assert (out / "append.json").is_file() and not (out / "exit-status").exists()
     record = json.loads((out / "platform-run.json").read_text())
     assert record["disk"] == "/dev/block/sdz9" and record["disk_mib"] == 1024
+    assert record["disk_device_number"] == "41:99"
     assert record["blktrace"].startswith("blktrace: not present")
     assert not (tmp_path / "results/run.partial").exists()
 
@@ -184,6 +192,7 @@ def test_the_wrapper_carries_the_job_contract(tmp_path, fake_device):
     for line in (
         f"export MOBIFRAG_ROOT={WORKDIR}",
         "export MOBIFRAG_DISK=/dev/block/sdz9",
+        "export MOBIFRAG_DEVICE_CHECKED_DISK=41:99",
         f"export MOBIFRAG_AGENT={WORKDIR}/bin/mobifrag-agent",
         f"export TMPDIR={WORKDIR}/run/tmp",
         "export MOBIFRAG_SEED=7",
@@ -278,8 +287,122 @@ def test_nothing_runs_without_allow_destructive(tmp_path, fake_device):
 
 def test_system_partitions_are_refused(tmp_path, fake_device):
     profile = board_profile(test_partition="/dev/block/by-name/userdata")
-    with pytest.raises(adb_runner.DeviceError, match="is a system partition"):
+    with pytest.raises(adb_runner.DeviceError, match="names the system partition userdata"):
         run(tmp_path, profile=profile)
+    assert fake_device() == []
+
+
+UNSAFE_PLATFORM_VALUES = [
+    ("test_partition", "/dev/block/mmcblk0"),
+    ("test_partition", "/dev/block/sda"),
+    ("test_partition", "/dev/block/by-name/USERDATA"),
+    ("test_partition", "/dev/block/bootdevice/by-name/Vendor_a"),
+    ("test_partition", "/dev/block/../../dev/block/mmcblk0"),
+    ("test_partition", "/dev/block/dm-3"),
+    ("test_partition", "/dev/block/zram0"),
+    ("workdir", "/data"),
+    ("workdir", "/data/.."),
+    ("workdir", "/data/local/tmp"),
+    ("workdir", "/data/local/tmp/../../.."),
+]
+
+
+@pytest.mark.parametrize(("key", "value"), UNSAFE_PLATFORM_VALUES)
+@pytest.mark.parametrize("dry_run", [False, True], ids=["run", "dry-run"])
+def test_unsafe_platform_values_stop_before_any_adb_command(
+    tmp_path, fake_device, monkeypatch, capsys, key, value, dry_run
+):
+    if dry_run:
+        monkeypatch.setenv(adb_runner.DRY_RUN_ENV, "1")
+    with pytest.raises(adb_runner.DeviceError, match=rf"field platform\.{key}: "):
+        run(tmp_path, profile=board_profile(**{key: value}))
+    assert fake_device() == [] and capsys.readouterr().out == ""
+
+
+PROBED = [
+    ({"node": "/dev/block/mmcblk0", "partition": "no"}, "a whole disk"),
+    ({"node": "/dev/block/sda", "partition": "no"}, "a whole disk"),
+    ({"node": "/dev/block/dm-5"}, "device-mapper, loop, zram"),
+    ({"node": "/dev/block/loop3"}, "device-mapper, loop, zram"),
+    ({"partname": "USERDATA"}, "the system partition USERDATA"),
+    ({"partname": "system_b"}, "the system partition system_b"),
+    ({"mounted": "yes"}, "which is mounted"),
+    ({"mounted": ""}, "which is mounted"),
+    ({"holders": "dm-0 "}, "in use by dm-0"),
+    ({"node": "/dev/block/by-name", "block": "no"}, "not a block device"),
+]
+
+
+@pytest.mark.parametrize(("facts", "why"), PROBED)
+def test_what_the_partition_resolves_to_on_the_device_is_checked(
+    tmp_path, fake_device, monkeypatch, facts, why
+):
+    monkeypatch.setenv("FAKE_ADB_PROBE", json.dumps(facts))
+    with pytest.raises(adb_runner.DeviceError, match=why):
+        run(tmp_path)
+    calls = fake_device()
+    assert calls[-1] == adb("shell", adb_runner.probe_script("/dev/block/by-name/userdata-test"))
+    assert not any("rm -rf" in " ".join(call) or "mkdir" in " ".join(call) for call in calls)
+
+
+ROOT_TREE_COMMAND = re.compile(r"(?:rm -rf|chown -R shell:shell)((?: [^ ;]+)+)")
+
+
+def root_scripts(calls):
+    """The scripts of every `adb shell` call, `su -c` unwrapped."""
+    scripts = [call[4] for call in calls if call[3] == "shell"]
+    return [shlex.split(s)[2] if s.startswith("su -c ") else s for s in scripts]
+
+
+def test_every_root_rm_and_chown_stays_inside_the_workdir(tmp_path, fake_device):
+    run(tmp_path, profile=board_profile(root="su"))
+    targets = [
+        path
+        for script in root_scripts(fake_device())
+        for paths in ROOT_TREE_COMMAND.findall(script)
+        for path in paths.split()
+    ]
+    assert WORKDIR in targets and f"{WORKDIR}/run" in targets
+    assert all(t == WORKDIR or t.startswith(f"{WORKDIR}/") for t in targets), targets
+    assert not any(".." in t.split("/") for t in targets)
+
+
+@pytest.mark.parametrize("workdir", ["/data", "/data/..", "/", "/data/local/tmp"])
+def test_root_tree_commands_refuse_paths_outside_the_workdir(workdir):
+    plan = adb_runner.DevicePlan(workdir, f"{workdir}/jobs/x.sh", (), ())
+    with pytest.raises(adb_runner.DeviceError, match="outside the workdir"):
+        adb_runner.layout_script(plan, chown_shell=True)
+    with pytest.raises(adb_runner.DeviceError, match="outside the workdir"):
+        adb_runner.remove_command(workdir, "run")
+    with pytest.raises(adb_runner.DeviceError, match="outside the workdir"):
+        adb_runner.chown_command(workdir)
+
+
+@pytest.mark.parametrize("name", ["..", "../..", ".", "", "run/../.."])
+def test_removals_name_only_folders_inside_the_workdir(name):
+    with pytest.raises(adb_runner.DeviceError, match="not inside"):
+        adb_runner.remove_command(WORKDIR, name)
+
+
+def test_the_layout_checks_the_workdir_resolves_to_itself_before_deleting():
+    plan = adb_runner.plan_job(board_profile()["platform"], JOB, ())
+    script = adb_runner.layout_script(plan, chown_shell=True)
+    assert script.index(f"readlink -f {WORKDIR}") < script.index("rm -rf")
+    assert script.endswith(f"chown -R shell:shell {WORKDIR}")
+
+
+def test_job_settings_cannot_override_the_checked_disk():
+    plan = adb_runner.plan_job(board_profile()["platform"], JOB, ())
+    disk = adb_runner.CheckedDisk("/dev/block/sdz9", 1024, "41:99")
+    env = (("MOBIFRAG_DISK", "/dev/block/sda"), (adb_runner.CHECKED_DISK_ENV, "8:0"))
+    exports = [
+        line for line in adb_runner.wrapper_script(plan, disk, env).splitlines()
+        if line.startswith(("export MOBIFRAG_DISK=", "export MOBIFRAG_DEVICE_CHECKED_DISK="))
+    ]  # fmt: skip
+    assert exports == [
+        "export MOBIFRAG_DEVICE_CHECKED_DISK=41:99",
+        "export MOBIFRAG_DISK=/dev/block/sdz9",
+    ]
 
 
 def test_a_host_agent_is_refused(tmp_path, fake_device):
@@ -374,7 +497,8 @@ def test_wrapper_runs_the_job_and_says_blktrace_is_missing(tmp_path):
         (work / sub).mkdir(parents=True)
     (work / "bin" / "mobifrag-agent").write_text("")
     plan = adb_runner.DevicePlan(str(work), str(work / "jobs/probe.sh"), ("hello",), ())
-    (work / "run" / "run.sh").write_text(adb_runner.wrapper_script(plan, "/dev/fake0", ()))
+    disk = adb_runner.CheckedDisk("/dev/fake0", 1024, "fe:0")
+    (work / "run" / "run.sh").write_text(adb_runner.wrapper_script(plan, disk, ()))
     env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
     done = subprocess.run(["sh", str(work / "run/run.sh")], env=env, capture_output=True)
     assert done.returncode == 0, done.stderr
@@ -421,3 +545,35 @@ def test_device_profiles_default_to_no_destruction():
     for name in ("hikey960", "android-rooted"):
         assert load_device(name)["platform"]["allow_destructive"] is False
     assert load_device("hikey960")["storage"]["class"] == "ufs"
+
+
+# --- the device-side probe, run by the host's sh on the host's own block devices -----------
+
+
+def probe_on_this_host(partition):
+    script = adb_runner.probe_script(str(partition))
+    done = subprocess.run(["sh", "-c", script], capture_output=True, text=True, timeout=60)
+    return adb_runner.probe_facts(done.stdout)
+
+
+def test_the_probe_sees_a_mounted_disk_through_an_alias(tmp_path):
+    from test_lib_sh import mounted_block_device
+
+    disk, (major, minor) = mounted_block_device()
+    alias = tmp_path / "by-name" / "userdata-test"
+    alias.parent.mkdir()
+    alias.symlink_to(disk)
+    facts = probe_on_this_host(alias)
+    assert facts["node"] == str(disk) and facts["block"] == "yes"
+    assert facts["dev"] == f"{major}:{minor}" and facts["mounted"] == "yes"
+    with pytest.raises(adb_runner.DeviceError, match="refusing to format it"):
+        adb_runner.check_probe(str(alias), "\n".join(f"{k}={v}" for k, v in facts.items()))
+
+
+def test_the_probe_sees_a_whole_loop_disk():
+    from test_lib_sh import unused_loop_device
+
+    disk, _ = unused_loop_device()
+    facts = probe_on_this_host(disk)
+    assert (facts["block"], facts["partition"], facts["mounted"]) == ("yes", "no", "no")
+    assert adb_runner.probe_problem(facts).startswith("resolves to a device-mapper, loop")
