@@ -46,6 +46,10 @@ lint: bootstrap
 	snakefmt --check Snakefile rules
 	python scripts/lint-workflow.py
 	shellcheck jobs/*.sh scripts/*.sh .ci/run
+	Rscript -e 'lints <- unlist(lapply(Sys.glob("paper-figures/*.R"), lintr::lint), recursive = FALSE)' \
+	    -e 'class(lints) <- "lints"; print(lints)' \
+	    -e 'cat(sprintf("lintr (.lintr): %d finding(s) in paper-figures/*.R\n", length(lints)))' \
+	    -e 'quit(status = length(lints) > 0)'
 	@if [ -f ftl-sim/Cargo.toml ]; then \
 	    set -x; \
 	    cargo fmt --check --manifest-path ftl-sim/Cargo.toml && \

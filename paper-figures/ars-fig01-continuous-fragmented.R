@@ -1,7 +1,9 @@
 # ARS Fig. 1 (§III; §V.A repeats it with ARS): extents and cold sequential-read bandwidth
 # of a continuous file (one sequential 4 KiB fsync writer) and a fragmented one (8
 # concurrent 4 KiB fsync writers) under F2FS, IPU, ARS and ARS+IPU.
-source(file.path(dirname(sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))), "theme.R"))
+source(file.path(
+  dirname(sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))), "theme.R"
+))
 
 args <- figure_args(1)
 runs <- read_table(args$tables[[1]])
@@ -10,7 +12,10 @@ runs$scheme <- ars_scheme_factor(runs$scheme)
 runs$file <- factor(runs$file, levels = c("continuous", "fragmented"))
 long <- rbind(
   data.frame(runs[c("scheme", "file")], measure = "extents", value = runs$extents),
-  data.frame(runs[c("scheme", "file")], measure = "sequential read (MiB/s)", value = runs$read_mib_s)
+  data.frame(
+    runs[c("scheme", "file")],
+    measure = "sequential read (MiB/s)", value = runs$read_mib_s
+  )
 )
 
 plot <- ggplot(long, aes(scheme, value, fill = file)) +

@@ -1,6 +1,8 @@
 # ARS Fig. 2 (§III): fragments and cold sequential-read time of a file written once at
 # random offsets with one block size per run, each write fsync'd, under each scheme.
-source(file.path(dirname(sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))), "theme.R"))
+source(file.path(
+  dirname(sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))), "theme.R"
+))
 
 args <- figure_args(1)
 runs <- read_table(args$tables[[1]])

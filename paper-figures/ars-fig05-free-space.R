@@ -1,6 +1,8 @@
 # ARS Fig. 5 (§V.A): free-space fragments by size level (L1 4 KiB ... L7 above 128 KiB)
 # at High, after the Fig. 4 measurements, as a share of each scheme's fragments.
-source(file.path(dirname(sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))), "theme.R"))
+source(file.path(
+  dirname(sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))), "theme.R"
+))
 
 args <- figure_args(1)
 runs <- read_table(args$tables[[1]])

@@ -1,6 +1,8 @@
 # ARS §V.A (with Fig. 5): F2FS's GC calls and moved blocks, and the disk's read and write
 # I/Os, over the High measurements of Fig. 4, per scheme.
-source(file.path(dirname(sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))), "theme.R"))
+source(file.path(
+  dirname(sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))), "theme.R"
+))
 
 args <- figure_args(1)
 runs <- read_table(args$tables[[1]])

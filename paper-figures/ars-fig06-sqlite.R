@@ -1,6 +1,8 @@
 # ARS Fig. 6 (§V.B): SQLite transactions per second (2 threads, TRUNCATE journal, one row
 # per transaction) for insert, update and delete at Moderate, per scheme.
-source(file.path(dirname(sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))), "theme.R"))
+source(file.path(
+  dirname(sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))), "theme.R"
+))
 
 args <- figure_args(1)
 runs <- read_table(args$tables[[1]])

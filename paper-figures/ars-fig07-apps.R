@@ -1,6 +1,8 @@
 # ARS Fig. 7 (§V.C): running time of the Facebook and Twitter scenario traces at Low and
 # Moderate, with the decision tree's files reserved, relative to F2FS in the same state.
-source(file.path(dirname(sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))), "theme.R"))
+source(file.path(
+  dirname(sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))), "theme.R"
+))
 
 args <- figure_args(1)
 runs <- read_table(args$tables[[1]])

@@ -1,6 +1,8 @@
 # ARS Table I: precision, recall and accuracy of five classifiers that decide which files
 # get reserved space, mean (bar) and standard deviation (whisker) over the random splits.
-source(file.path(dirname(sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))), "theme.R"))
+source(file.path(
+  dirname(sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))), "theme.R"
+))
 
 args <- figure_args(1)
 table1 <- read_table(args$tables[[1]])

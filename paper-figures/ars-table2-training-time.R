@@ -1,6 +1,8 @@
 # ARS Table II: training time of each classifier relative to the fastest one (bar), with
 # the mean fit time in milliseconds written on the bar.
-source(file.path(dirname(sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))), "theme.R"))
+source(file.path(
+  dirname(sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))), "theme.R"
+))
 
 args <- figure_args(1)
 table2 <- read_table(args$tables[[1]])

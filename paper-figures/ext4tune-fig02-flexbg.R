@@ -1,6 +1,8 @@
 # Ext4 tuning Fig. 2: throughput with 32, 4, 2 and 1 flex groups over 32 block groups,
 # over No_FlexBg's (one block group per flex group).
-source(file.path(dirname(sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))), "theme.R"))
+source(file.path(
+  dirname(sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))), "theme.R"
+))
 
 args <- figure_args(1)
 bench <- read_table(args$tables[[1]])

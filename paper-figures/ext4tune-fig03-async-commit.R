@@ -1,6 +1,8 @@
 # Ext4 tuning Fig. 3: throughput with journal_async_commit over the default's; Linux
 # accepts it only with data=writeback, which is shown alone too.
-source(file.path(dirname(sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))), "theme.R"))
+source(file.path(
+  dirname(sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))), "theme.R"
+))
 
 args <- figure_args(1)
 bench <- read_table(args$tables[[1]])

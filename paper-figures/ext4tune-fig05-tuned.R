@@ -1,6 +1,8 @@
 # Ext4 tuning Fig. 5: throughput with every parameter of Fig. 4 applied over the
 # default configuration's.
-source(file.path(dirname(sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))), "theme.R"))
+source(file.path(
+  dirname(sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))), "theme.R"
+))
 
 args <- figure_args(1)
 bench <- read_table(args$tables[[1]])

@@ -1,7 +1,9 @@
 # janusd Fig. 4 (modeled): each app's launch reads (every file of the app read once) over
 # the layout just before and just after each recurring defragmentation, as ftl-sim's
 # modeled time (device time + the profile's host overhead per request) (janusd §2.4).
-source(file.path(dirname(sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))), "theme.R"))
+source(file.path(
+  dirname(sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))), "theme.R"
+))
 
 args <- figure_args(1)
 launch <- read_table(args$tables[[1]])

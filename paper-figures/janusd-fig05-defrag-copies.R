@@ -1,11 +1,15 @@
 # janusd Fig. 5: data written per defragmentation when e4defrag runs every day or every
 # week while apps are installed, updated and used (AutoAge), and what janusdL writes for
 # the same plans (janusd §2.5).
-source(file.path(dirname(sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))), "theme.R"))
+source(file.path(
+  dirname(sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))), "theme.R"
+))
 
 args <- figure_args(1)
 copies <- read_table(args$tables[[1]])
-measures <- c(host_write_bytes = "host writes (block trace)", flash_bytes_written = "flash writes (ftl-sim)")
+measures <- c(
+  host_write_bytes = "host writes (block trace)", flash_bytes_written = "flash writes (ftl-sim)"
+)
 long <- do.call(rbind, lapply(names(measures), function(column) {
   data.frame(
     interval = copies$interval_days, method = copies$method,

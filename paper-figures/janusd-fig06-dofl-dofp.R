@@ -1,13 +1,18 @@
 # janusd Fig. 6: each file's logical fragmentation (DoF_L, fragcheck) against its physical
 # fragmentation (DoF_P, ftl-sim's placement of the block trace that wrote it), for the
 # concurrent appenders of the e4defrag runs (janusd §3.1).
-source(file.path(dirname(sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))), "theme.R"))
+source(file.path(
+  dirname(sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))), "theme.R"
+))
 
 args <- figure_args(1)
 files <- read_table(args$tables[[1]])
 files <- files[!is.na(files$dof), ]
 levels_present <- intersect(c("low", "moderate", "high", "full"), files$level)
-files$level <- factor(files$level, levels = levels_present, labels = tools::toTitleCase(levels_present))
+files$level <- factor(
+  files$level,
+  levels = levels_present, labels = tools::toTitleCase(levels_present)
+)
 files$threads <- factor(files$threads, levels = sort(unique(files$threads)))
 
 plot <- ggplot(files, aes(dof, dof_p, colour = threads)) +

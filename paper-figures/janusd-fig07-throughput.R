@@ -1,6 +1,8 @@
 # janusd Fig. 7 in the FTL model: read throughput of one file by its logical (DoF_L) and
 # physical (DoF_P) fragmentation, normalized to the unfragmented file (janusd §3.2).
-source(file.path(dirname(sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))), "theme.R"))
+source(file.path(
+  dirname(sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))), "theme.R"
+))
 
 args <- figure_args(1)
 tp <- read_table(args$tables[[1]])

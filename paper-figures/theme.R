@@ -94,7 +94,10 @@ plot_app_latency <- function(latency, phase, y_label) {
   states <- unique(rows$state)
   times <- rbind(
     data.frame(rows[c("app", "state", "requests")], ms = rows$modeled_ms, time = "modeled"),
-    data.frame(rows[c("app", "state", "requests")], ms = rows$emulator_wall_ms, time = "emulator wall")
+    data.frame(
+      rows[c("app", "state", "requests")],
+      ms = rows$emulator_wall_ms, time = "emulator wall"
+    )
   )
   times$state <- factor(times$state, levels = states)
   times$app <- factor(times$app, levels = unique(rows$app))
@@ -162,7 +165,10 @@ ext4tune_normalized <- function(bench, configs, baseline) {
   base <- bench[bench$config == baseline, ]
   rows <- bench[bench$config %in% names(configs), ]
   rows$normalized <- rows$mib_s / base$mib_s[match(rows$key, base$key)]
-  labels <- paste0(sub(" ", "\n", ext4tune_workloads), ifelse(grepl("^Postmark", ext4tune_workloads), "", "\n(fio)"))
+  labels <- paste0(
+    sub(" ", "\n", ext4tune_workloads),
+    ifelse(grepl("^Postmark", ext4tune_workloads), "", "\n(fio)")
+  )
   rows$workload_label <- factor(labels[match(rows$key, ext4tune_workloads)], levels = labels)
   rows$configuration <- factor(unname(configs[rows$config]), levels = unname(configs))
   rows

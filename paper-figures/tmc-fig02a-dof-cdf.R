@@ -1,6 +1,8 @@
 # TMC Fig. 2a: cumulative distribution of file DoF in an aged image (the last day of the
 # AutoAge replay).
-source(file.path(dirname(sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))), "theme.R"))
+source(file.path(
+  dirname(sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))), "theme.R"
+))
 
 args <- figure_args(1)
 dof <- last_day(read_table(args$tables[[1]]))

@@ -1,6 +1,8 @@
 # TMC Fig. 2b: share of each fragment-size level (TMC Table 2) among the fragments of
 # fragmented files (DoF > 1) in an aged image (the last day of the AutoAge replay).
-source(file.path(dirname(sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))), "theme.R"))
+source(file.path(
+  dirname(sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))), "theme.R"
+))
 
 args <- figure_args(1)
 dof <- last_day(read_table(args$tables[[1]]))

@@ -1,6 +1,8 @@
 # TMC Fig. 3: SQLite and non-SQLite files among the fragmented files (DoF > 1) of an aged
 # image (the last day of the AutoAge replay), with their mean DoF and size.
-source(file.path(dirname(sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))), "theme.R"))
+source(file.path(
+  dirname(sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))), "theme.R"
+))
 
 args <- figure_args(1)
 dof <- last_day(read_table(args$tables[[1]]))
@@ -12,7 +14,8 @@ summary$share <- summary$count / sum(summary$count)
 
 plot <- ggplot(summary, aes(files, share, fill = files)) +
   geom_col(width = 0.6, show.legend = FALSE) +
-  geom_text(aes(label = sprintf("%.0f %%\nmean DoF %.1f\nmean %.0f KiB", 100 * share, dof, size_kib)),
+  geom_text(
+    aes(label = sprintf("%.0f %%\nmean DoF %.1f\nmean %.0f KiB", 100 * share, dof, size_kib)),
     vjust = -0.2, size = 2.8, lineheight = 0.9
   ) +
   scale_y_continuous(

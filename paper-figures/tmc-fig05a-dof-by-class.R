@@ -1,5 +1,7 @@
 # TMC Fig. 5a: mean DoF of each file class on every day of the AutoAge replay.
-source(file.path(dirname(sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))), "theme.R"))
+source(file.path(
+  dirname(sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))), "theme.R"
+))
 
 args <- figure_args(1)
 dof <- read_table(args$tables[[1]])

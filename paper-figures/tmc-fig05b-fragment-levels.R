@@ -1,6 +1,8 @@
 # TMC Fig. 5b: number of fragments of each size level (TMC Table 2) on every day of the
 # AutoAge replay, all files together.
-source(file.path(dirname(sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))), "theme.R"))
+source(file.path(
+  dirname(sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))), "theme.R"
+))
 
 args <- figure_args(1)
 levels <- read_table(args$tables[[1]])

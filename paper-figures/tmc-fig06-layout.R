@@ -1,6 +1,8 @@
 # TMC Fig. 6 (Ext4 column; F2FS as a second panel): where the fragments of each file lie
 # in the logical block space after 1, 2 and 5 threads appended 4 KiB records with fsync.
-source(file.path(dirname(sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))), "theme.R"))
+source(file.path(
+  dirname(sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))), "theme.R"
+))
 
 args <- figure_args(2)
 layout <- read_table(args$tables[[1]])
@@ -27,7 +29,9 @@ plot <- ggplot(layout) +
     hjust = 0, size = 2.8, lineheight = 0.9
   ) +
   expand_limits(x = x_max * 1.15) +
-  scale_y_continuous(breaks = seq_along(levels(layout$writers_f)), labels = levels(layout$writers_f)) +
+  scale_y_continuous(
+    breaks = seq_along(levels(layout$writers_f)), labels = levels(layout$writers_f)
+  ) +
   scale_fill_manual(values = palette_for(length(unique(layout$file)))) +
   facet_wrap(~fs, ncol = 1, scales = "free_x") +
   labs(

@@ -1,6 +1,8 @@
 # TMC Fig. 7: mean DoF of an app's SQLite and non-SQLite files after its scenario ran on
 # a file system aged by fill/delete to each utilization level (Low is pristine).
-source(file.path(dirname(sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))), "theme.R"))
+source(file.path(
+  dirname(sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))), "theme.R"
+))
 
 args <- figure_args(1)
 dof <- app_files(read_table(args$tables[[1]]))

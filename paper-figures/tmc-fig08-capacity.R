@@ -1,6 +1,8 @@
 # TMC Fig. 8: mean DoF of each app's SQLite files after its scenario ran on a pristine
 # device of each capacity; the mean fragment size (KiB) of those files above each bar.
-source(file.path(dirname(sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))), "theme.R"))
+source(file.path(
+  dirname(sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))), "theme.R"
+))
 
 args <- figure_args(1)
 dof <- app_files(read_table(args$tables[[1]]))

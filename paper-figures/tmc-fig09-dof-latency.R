@@ -1,6 +1,8 @@
 # TMC Fig. 9: time to read a file cold vs its DoF, with the linear fit t = a·DoF + b of
 # this run next to the paper's t = 0.17·DoF + 990 ms (100 MB file).
-source(file.path(dirname(sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))), "theme.R"))
+source(file.path(
+  dirname(sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))), "theme.R"
+))
 
 args <- figure_args(2)
 scan <- read_table(args$tables[[1]])

@@ -1,6 +1,8 @@
 # TMC Fig. 10: app launching time of each app on the No, Moderate and Severe aged states, modeled
 # and emulator wall time side by side; block requests above the modeled bars.
-source(file.path(dirname(sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))), "theme.R"))
+source(file.path(
+  dirname(sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))), "theme.R"
+))
 
 args <- figure_args(1)
 latency <- read_table(args$tables[[1]])

@@ -1,6 +1,8 @@
 # TMC Fig. 12: total time of the tile-cache query log on each aged state, normalized to
 # the No state, modeled and emulator wall time; the absolute time (s) above each bar.
-source(file.path(dirname(sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))), "theme.R"))
+source(file.path(
+  dirname(sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))), "theme.R"
+))
 
 args <- figure_args(1)
 latency <- read_table(args$tables[[1]])

@@ -1,6 +1,8 @@
 # TMC Fig. 13a: total time of the random 4 KiB writes against the size of the region they
 # fall in, normalized to the smallest region.
-source(file.path(dirname(sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))), "theme.R"))
+source(file.path(
+  dirname(sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))), "theme.R"
+))
 
 args <- figure_args(1)
 dispersed <- read_table(args$tables[[1]])

@@ -1,6 +1,8 @@
 # TMC Fig. 13c: modeled total time of the random 4 KiB reads and writes against the size
 # of their region, with 16 and 128 KiB map caches, and writes with GC (W-GC).
-source(file.path(dirname(sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))), "theme.R"))
+source(file.path(
+  dirname(sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))), "theme.R"
+))
 
 args <- figure_args(1)
 dispersed <- read_table(args$tables[[1]])

@@ -1,6 +1,8 @@
 # TMC Fig. 14b: mean DoF of concurrent appenders' files with space preallocation in
 # units of 0 (none) to 512 KiB, by number of threads, at High utilization (TMC §6.1.1).
-source(file.path(dirname(sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))), "theme.R"))
+source(file.path(
+  dirname(sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))), "theme.R"
+))
 
 args <- figure_args(1)
 save_figure(plot_prealloc_dof(read_table(args$tables[[1]]), "high"), args)

@@ -1,7 +1,9 @@
 # TMC Fig. 15: mean DoF of journal files, database files and all SQLite files after a
 # Mobibench-like insert benchmark (one database per thread) in each journal mode, by
 # number of threads, on pristine file systems (TMC §6.1.2).
-source(file.path(dirname(sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))), "theme.R"))
+source(file.path(
+  dirname(sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))), "theme.R"
+))
 
 args <- figure_args(1)
 dof <- read_table(args$tables[[1]])

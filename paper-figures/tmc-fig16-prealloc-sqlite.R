@@ -1,7 +1,9 @@
 # TMC Fig. 16: per app scenario, the share of SQLite files left unfragmented (DoF 1) and
 # the space reserved by preallocation but unused, for SQLite preallocation units of
 # 16 to 512 KiB (0 = none, for reference), on pristine file systems (TMC §6.1.1).
-source(file.path(dirname(sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))), "theme.R"))
+source(file.path(
+  dirname(sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))), "theme.R"
+))
 
 args <- figure_args(1)
 summary <- read_table(args$tables[[1]])
