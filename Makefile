@@ -15,7 +15,8 @@ help:
 	@echo "make check       run what check CHECK=$(CHECK) needs at SCALE=$(SCALE); fail unless its claims hold"
 	@echo "make test        bootstrap, then the whole test suite"
 	@echo "make test-fast   unit tests only (no emulator, no kernel build)"
-	@echo "make lint        ruff, snakefmt --check, snakemake --lint, cargo clippy"
+	@echo "make lint        ruff, snakefmt, snakemake --lint, shellcheck, lintr, cargo fmt/clippy,"
+	@echo "                 the agent with -Werror"
 	@echo "make clean       remove results and rendered figures (keeps kernel and builds)"
 	@echo "make clean-all   also remove build/ (kernel cache), .venv and native builds"
 
