@@ -8,8 +8,12 @@ args <- figure_args(2)
 layout <- read_table(args$tables[[1]])
 dof <- read_table(args$tables[[2]])
 
+# Repeated runs (a rep column): the mean DoF is over every run, the layout drawn is the
+# first run's.
+runs <- if ("rep" %in% names(dof)) length(unique(dof$rep)) else 1
+if ("rep" %in% names(layout)) layout <- layout[layout$rep == min(layout$rep), ]
 mean_dof <- aggregate(dof ~ fs + writers, data = dof, FUN = mean)
-mean_dof$label <- sprintf("mean DoF\n%.1f", mean_dof$dof)
+mean_dof$label <- sprintf("mean DoF\n%.1f (%d runs)", mean_dof$dof, runs)
 
 layout$writers_f <- factor(layout$writers, levels = sort(unique(layout$writers)))
 layout$y <- as.integer(layout$writers_f)

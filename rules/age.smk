@@ -4,28 +4,34 @@
 
 rule concurrent_appenders:
     input:
-        kernel=lambda w: device_kernel(w.device),
-        agent=lambda w: device_agent(w.device),
+        kernel=lambda w: device_kernel(job_device(w)),
+        agent=lambda w: device_agent(job_device(w)),
         job="jobs/concurrent-appenders.sh",
     output:
-        out=directory(results("concurrent-appenders/{fs}/writers-{writers}")),
+        out=directory(
+            platform_runs("concurrent-appenders/{fs}/writers-{writers}/rep-{rep}")
+        ),
     log:
-        results("logs/concurrent-appenders-{fs}-writers-{writers}.console.log"),
+        platform_runs(
+            "logs/concurrent-appenders-{fs}-writers-{writers}-rep-{rep}.console.log"
+        ),
     wildcard_constraints:
         fs="ext4|f2fs",
         writers=r"\d+",
+        rep=r"\d+",
     threads: guest_cpus
     resources:
         mem_mb=guest_mem_mb,
         runtime=guest_runtime_min,
     params:
         python=PYTHON,
+        device=job_device,
         disk_mib=lambda w: scale_params(w.scale)["disk_mib"],
         mkfs=lambda w: mkfs_options(w.fs),
         record=config["concurrent_appenders"]["record_kib"] * 1024,
         file=lambda w: scale_params(w.scale)["concurrent_appenders"]["file_kib"] * 1024,
     shell:
-        "{params.python} -m mobifrag.platform --device {wildcards.device}"
+        "{params.python} -m mobifrag.platform --device {params.device}"
         " --kernel {input.kernel} --agent {input.agent} --script {input.job}"
         " --disk-mib {params.disk_mib} --out {output.out} --console {log}"
         " -- {wildcards.fs} {params.mkfs} {wildcards.writers} {params.record} {params.file}"
@@ -53,9 +59,9 @@ rule autoage_traces:
     input:
         models=sorted(str(p) for p in Path(config["autoage"]["models"]).glob("*.yaml")),
     output:
-        directory(results("autoage/traces")),
+        directory(workloads("autoage/traces")),
     log:
-        results("logs/autoage-traces.log"),
+        workloads("logs/autoage-traces.log"),
     params:
         python=PYTHON,
         seed=config["seed"],
@@ -69,14 +75,14 @@ rule autoage_traces:
 
 rule autoage_replay:
     input:
-        kernel=lambda w: device_kernel(w.device),
-        agent=lambda w: device_agent(w.device),
+        kernel=lambda w: device_kernel(job_device(w)),
+        agent=lambda w: device_agent(job_device(w)),
         job="jobs/replay-traces.sh",
-        traces=results("autoage/traces"),
+        traces=workloads("autoage/traces"),
     output:
-        out=directory(results("autoage/{fs}/run")),
+        out=directory(platform_runs("autoage/{fs}/run")),
     log:
-        results("logs/autoage-{fs}.console.log"),
+        platform_runs("logs/autoage-{fs}.console.log"),
     wildcard_constraints:
         fs="ext4|f2fs",
     threads: guest_cpus
@@ -85,12 +91,13 @@ rule autoage_replay:
         runtime=autoage_runtime_min,
     params:
         python=PYTHON,
+        device=job_device,
         disk_mib=lambda w: scale_params(w.scale)["autoage"]["disk_mib"],
         mkfs=lambda w: mkfs_options(w.fs),
         seed=config["seed"],
         timeout=autoage_timeout_s,
     shell:
-        "{params.python} -m mobifrag.platform --device {wildcards.device}"
+        "{params.python} -m mobifrag.platform --device {params.device}"
         " --kernel {input.kernel} --agent {input.agent} --script {input.job}"
         " --disk-mib {params.disk_mib} --out {output.out} --console {log}"
         " --timeout {params.timeout}"
@@ -99,7 +106,7 @@ rule autoage_replay:
 
 rule autoage_tables:
     input:
-        results("autoage/{fs}/run"),
+        lambda w: on_platform("autoage/{fs}/run", w),
     output:
         dof=results("autoage/{fs}/dof.csv"),
         levels=results("autoage/{fs}/levels.csv"),
@@ -117,9 +124,9 @@ rule autoage_tables:
 
 rule filldelete_fill_trace:
     output:
-        results("filldelete/traces/fill.iotrace"),
+        workloads("filldelete/traces/fill.iotrace"),
     log:
-        results("logs/filldelete-fill-trace.log"),
+        workloads("logs/filldelete-fill-trace.log"),
     params:
         python=PYTHON,
         seed=config["seed"],
@@ -139,14 +146,14 @@ rule filldelete_fill_trace:
 # every level's replay (TMC §4.3 fills once, then deletes down to each utilization).
 rule filldelete_fill:
     input:
-        kernel=lambda w: device_kernel(w.device),
-        agent=lambda w: device_agent(w.device),
+        kernel=lambda w: device_kernel(job_device(w)),
+        agent=lambda w: device_agent(job_device(w)),
         job="jobs/age-image.sh",
-        trace=results("filldelete/traces/fill.iotrace"),
+        trace=workloads("filldelete/traces/fill.iotrace"),
     output:
-        out=directory(results("filldelete/{fs}/filled")),
+        out=directory(platform_runs("filldelete/{fs}/filled")),
     log:
-        results("logs/filldelete-{fs}-filled.console.log"),
+        platform_runs("logs/filldelete-{fs}-filled.console.log"),
     wildcard_constraints:
         fs="ext4|f2fs",
     threads: guest_cpus
@@ -155,11 +162,12 @@ rule filldelete_fill:
         runtime=guest_runtime_min,
     params:
         python=PYTHON,
+        device=job_device,
         disk_mib=lambda w: scale_params(w.scale)["filldelete"]["disk_mib"],
         mkfs=lambda w: filldelete_mkfs(w.fs, w.scale),
         seed=config["seed"],
     shell:
-        "{params.python} -m mobifrag.platform --device {wildcards.device}"
+        "{params.python} -m mobifrag.platform --device {params.device}"
         " --kernel {input.kernel} --agent {input.agent} --script {input.job}"
         " --disk-mib {params.disk_mib} --out {output.out} --console {log} --keep-disk"
         " -- {wildcards.fs} {params.mkfs} $(realpath {input.trace}) {params.seed}"
@@ -169,9 +177,9 @@ rule filldelete_traces:
     input:
         model=Path(config["autoage"]["models"], "{app}.yaml"),
     output:
-        directory(results("filldelete/traces/{level}-{app}")),
+        directory(workloads("filldelete/traces/{level}-{app}")),
     log:
-        results("logs/filldelete-traces-{level}-{app}.log"),
+        workloads("logs/filldelete-traces-{level}-{app}.log"),
     params:
         python=PYTHON,
         seed=config["seed"],
@@ -200,9 +208,9 @@ rule capacity_traces:
             app=config["capacity"]["apps"],
         ),
     output:
-        directory(results("capacity/traces")),
+        directory(workloads("capacity/traces")),
     log:
-        results("logs/capacity-traces.log"),
+        workloads("logs/capacity-traces.log"),
     params:
         python=PYTHON,
         seed=config["seed"],
@@ -220,15 +228,15 @@ rule capacity_traces:
 
 rule replay_filldelete:
     input:
-        kernel=lambda w: device_kernel(w.device),
-        agent=lambda w: device_agent(w.device),
+        kernel=lambda w: device_kernel(job_device(w)),
+        agent=lambda w: device_agent(job_device(w)),
         job="jobs/replay-traces.sh",
-        traces=results("filldelete/traces/{level}-{app}"),
+        traces=workloads("filldelete/traces/{level}-{app}"),
         filled=filldelete_filled_disk,
     output:
-        out=directory(results("filldelete/{fs}/{level}-{app}")),
+        out=directory(platform_runs("filldelete/{fs}/{level}-{app}")),
     log:
-        results("logs/filldelete-{fs}-{level}-{app}.console.log"),
+        platform_runs("logs/filldelete-{fs}-{level}-{app}.console.log"),
     wildcard_constraints:
         fs="ext4|f2fs",
         level="low|moderate|high|full",
@@ -239,6 +247,7 @@ rule replay_filldelete:
         runtime=guest_runtime_min,
     params:
         python=PYTHON,
+        device=job_device,
         disk_mib=lambda w: scale_params(w.scale)["filldelete"]["disk_mib"],
         disk=lambda w, input: (
             f"--disk-from {input.filled}/disk.img" if input.filled else ""
@@ -248,7 +257,7 @@ rule replay_filldelete:
         ),
         seed=config["seed"],
     shell:
-        "{params.python} -m mobifrag.platform --device {wildcards.device}"
+        "{params.python} -m mobifrag.platform --device {params.device}"
         " --kernel {input.kernel} --agent {input.agent} --script {input.job}"
         " --disk-mib {params.disk_mib} {params.disk} --out {output.out} --console {log}"
         " -- {wildcards.fs} {params.mkfs} $(realpath {input.traces}) {params.seed}"
@@ -256,14 +265,14 @@ rule replay_filldelete:
 
 rule replay_capacity:
     input:
-        kernel=lambda w: device_kernel(w.device),
-        agent=lambda w: device_agent(w.device),
+        kernel=lambda w: device_kernel(job_device(w)),
+        agent=lambda w: device_agent(job_device(w)),
         job="jobs/replay-traces.sh",
-        traces=results("capacity/traces"),
+        traces=workloads("capacity/traces"),
     output:
-        out=directory(results("capacity/{fs}/{mib}MiB")),
+        out=directory(platform_runs("capacity/{fs}/{mib}MiB")),
     log:
-        results("logs/capacity-{fs}-{mib}MiB.console.log"),
+        platform_runs("logs/capacity-{fs}-{mib}MiB.console.log"),
     wildcard_constraints:
         fs="ext4|f2fs",
         mib=r"\d+",
@@ -273,10 +282,11 @@ rule replay_capacity:
         runtime=guest_runtime_min,
     params:
         python=PYTHON,
+        device=job_device,
         mkfs=lambda w: mkfs_options(w.fs),
         seed=config["seed"],
     shell:
-        "{params.python} -m mobifrag.platform --device {wildcards.device}"
+        "{params.python} -m mobifrag.platform --device {params.device}"
         " --kernel {input.kernel} --agent {input.agent} --script {input.job}"
         " --disk-mib {wildcards.mib} --out {output.out} --console {log}"
         " -- {wildcards.fs} {params.mkfs} $(realpath {input.traces}) {params.seed}"

@@ -10,19 +10,37 @@ import yaml
 from mobifrag.claims import load_checks, load_claims
 from mobifrag.kernel import KernelInputError, kernel_dir
 from mobifrag.profiles import ProfileError, load_device
+from mobifrag.stages import (
+    FIGURES,
+    PLATFORM_KEY_PATTERN,
+    PLATFORM_RUNS,
+    RESULTS,
+    WORKLOADS,
+    platform_key as stage_platform_key,
+)
 
-# The repo's venv by one fixed name, so `snakemake`, `python -m snakemake` and pytest agree on
-# this parameter and a changed spelling of the same interpreter reruns nothing.
-VENV_PYTHON = Path(workflow.basedir, ".venv/bin/python")
-PYTHON = str(VENV_PYTHON) if VENV_PYTHON.exists() else sys.executable
+# The repo's venv by a path relative to the workflow (Snakemake runs there), so
+# `snakemake`, `python -m snakemake` and pytest agree on this parameter and a moved
+# checkout reruns nothing.
+VENV_PYTHON = ".venv/bin/python"
+PYTHON = VENV_PYTHON if Path(workflow.basedir, VENV_PYTHON).exists() else sys.executable
 AGENT = "agent/build/mobifrag-agent"
-RESULTS = "results/{device}/{scale}"
-FIGURES = "paper-figures/{device}/{scale}"
 
 
 def results(path):
     """A path pattern under one run's results folder."""
     return f"{RESULTS}/{path}"
+
+
+def workloads(path):
+    """A path pattern under a scale's generated workloads."""
+    return f"{WORKLOADS}/{path}"
+
+
+def platform_runs(path):
+    """A path pattern under one platform's runs (wildcard {platform}, see
+    platform_key)."""
+    return f"{PLATFORM_RUNS}/{path}"
 
 
 def figures(path):
@@ -35,6 +53,54 @@ def device_profile(name):
         return load_device(name)
     except ProfileError as error:
         raise WorkflowError(str(error)) from None
+
+
+def shipped_devices():
+    return sorted(
+        p.stem
+        for p in Path(workflow.basedir, "devices").glob("*.yaml")
+        if p.name != "schema.yaml"
+    )
+
+
+def platform_key(device):
+    """The platform a device's jobs run on (mobifrag/stages.py): a change of guest
+    memory, vCPUs or kernel gives a new key, and so reruns the experiments."""
+    kernel = device_kernel(device)
+    if kernel.startswith("build/kernel/"):
+        kernel = Path(kernel).parent.name  # its folder name carries the build's hash
+    return stage_platform_key(device_profile(device)["platform"], kernel)
+
+
+def platform_device(key):
+    """A device profile on the platform `key`: the configured device where it is one."""
+    for device in [config["device"], *shipped_devices()]:
+        if platform_key(device) == key:
+            return device
+    raise WorkflowError(f"no device profile in devices/ runs on platform {key}")
+
+
+# A device, a scale and a platform key are single path components, so the stages'
+# patterns (results/<device>/..., results/platform/<key>/..., results/workloads/...)
+# never match each other's files.
+wildcard_constraints:
+    device="|".join(shipped_devices()),
+    scale="|".join(config["scales"]),
+    platform=PLATFORM_KEY_PATTERN,
+
+
+def job_device(wildcards):
+    """The device profile a job's wildcards stand for (platform runs name a platform)."""
+    if "platform" in wildcards.keys():
+        return platform_device(wildcards.platform)
+    return wildcards.device
+
+
+def on_platform(path, wildcards, **extra):
+    """A platform-run path of the device the wildcards name, other wildcards filled in."""
+    values = {**dict(wildcards.items()), **extra}
+    values["platform"] = platform_key(values.pop("device"))
+    return platform_runs(path).format(**values)
 
 
 def scale_params(scale):
@@ -71,13 +137,23 @@ def kernel_image(device):
     return str(folder.relative_to(workflow.basedir) / "bzImage")
 
 
+def repetitions(scale, experiment):
+    """Independent runs of an experiment: the scale's count for an experiment whose
+    statistic varies between runs (config `repeated`), else one."""
+    if experiment not in config["repeated"]:
+        return [1]
+    return list(range(1, scale_params(scale)["repetitions"] + 1))
+
+
 def appender_runs(wildcards):
-    """Label → run directory of every (file system, writers) run of TMC Fig. 6."""
-    run = RESULTS.format(device=wildcards.device, scale=wildcards.scale)
+    """Label → run directory of every (file system, writers, repetition) run of TMC
+    Fig. 6."""
+    run = on_platform("concurrent-appenders", wildcards)
     return {
-        f"fs={fs},writers={n}": f"{run}/concurrent-appenders/{fs}/writers-{n}"
+        f"fs={fs},writers={n},rep={r}": f"{run}/{fs}/writers-{n}/rep-{r}"
         for fs in config["concurrent_appenders"]["filesystems"]
         for n in config["concurrent_appenders"]["writers"]
+        for r in repetitions(wildcards.scale, "concurrent-appenders")
     }
 
 
@@ -106,12 +182,12 @@ def filldelete_filled_disk(wildcards):
     pristine: the replay makes a fresh file system)."""
     if config["filldelete"]["levels"][wildcards.level] == 0:
         return []
-    return results("filldelete/{fs}/filled").format(**wildcards)
+    return platform_runs("filldelete/{fs}/filled").format(**wildcards)
 
 
 def filldelete_runs(wildcards):
     """Label → snapshot of the app's files after aging to each level (TMC Fig. 7)."""
-    run = RESULTS.format(device=wildcards.device, scale=wildcards.scale)
+    run = on_platform("", wildcards).rstrip("/")
     return {
         f"level={level},app={app},package={app_package(app)}": (
             f"{run}/filldelete/{wildcards.fs}/{level}-{app}/snapshots/01-{app}"
@@ -123,7 +199,7 @@ def filldelete_runs(wildcards):
 
 def capacity_runs(wildcards):
     """Label → the final snapshot of every app on each capacity (TMC Fig. 8)."""
-    run = RESULTS.format(device=wildcards.device, scale=wildcards.scale)
+    run = on_platform("", wildcards).rstrip("/")
     apps = config["capacity"]["apps"]
     last = f"{len(apps):02d}-{apps[-1]}"
     return {
@@ -247,13 +323,13 @@ def device_kernel(device):
 def guest_cpus(wildcards):
     """Cores a guest job holds: the emulator's vCPUs. Under TCG, guests whose vCPUs
     outnumber the host's cores run several times slower (README, Determinism)."""
-    return device_profile(wildcards.device)["platform"]["cpus"]
+    return device_profile(job_device(wildcards))["platform"]["cpus"]
 
 
 def guest_mem_mb(wildcards):
     """Host memory of a guest job: the guest's RAM plus QEMU's own (TCG translation
     cache, device models; a 1 GiB guest peaked at 1.2 GiB resident) and the runner."""
-    return device_profile(wildcards.device)["platform"]["memory_mib"] + 1024
+    return device_profile(job_device(wildcards))["platform"]["memory_mib"] + 1024
 
 
 def runtime_min(timeout_s):
@@ -263,7 +339,9 @@ def runtime_min(timeout_s):
 
 
 def guest_runtime_min(wildcards):
-    return runtime_min(device_profile(wildcards.device)["platform"]["job_timeout_s"])
+    return runtime_min(
+        device_profile(job_device(wildcards))["platform"]["job_timeout_s"]
+    )
 
 
 # AutoAge is the one replay measured past the profile's hour (30 days on 8 GiB at the
@@ -271,7 +349,7 @@ def guest_runtime_min(wildcards):
 # profile's.
 def autoage_timeout_s(wildcards):
     """The AutoAge replay's guest timeout: the profile's, or the scale's if longer."""
-    profile = device_profile(wildcards.device)["platform"]["job_timeout_s"]
+    profile = device_profile(job_device(wildcards))["platform"]["job_timeout_s"]
     return max(
         profile, scale_params(wildcards.scale)["autoage"].get("job_timeout_s", 0)
     )

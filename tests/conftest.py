@@ -76,3 +76,35 @@ def planned_jobs(output: str) -> dict[str, int]:
             if len(parts) == 2 and parts[1].isdigit():
                 jobs[parts[0]] = int(parts[1])
     return jobs
+
+
+def emulator_platform_run(scale: str, device: str = "emulator-emmc") -> Path:
+    """The platform-run folder (mobifrag/stages.py) of a device's emulator at a scale."""
+    import yaml
+
+    from mobifrag.kernel import kernel_dir
+    from mobifrag.profiles import load_device
+    from mobifrag.stages import PLATFORM_RUNS, platform_key
+
+    config = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
+    platform = load_device(device)["platform"]
+    kernel = kernel_dir(
+        Path(config["kernel"]["source"]), REPO / config["kernel"]["series"], platform["kernel"]
+    )
+    key = platform_key(platform, kernel.name)
+    return REPO / PLATFORM_RUNS.format(platform=key, scale=scale)
+
+
+def clear_results(scale: str, experiment: str = "", device: str = "emulator-emmc") -> None:
+    """Remove an experiment's (or a scale's) outputs from every stage, so the next run
+    is a fresh real one: results of an earlier run must not stand in for it."""
+    import shutil
+
+    from mobifrag.stages import RESULTS, WORKLOADS
+
+    for root in (
+        REPO / RESULTS.format(device=device, scale=scale),
+        REPO / WORKLOADS.format(scale=scale),
+        emulator_platform_run(scale, device),
+    ):
+        shutil.rmtree(root / experiment if experiment else root, ignore_errors=True)

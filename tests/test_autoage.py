@@ -2,12 +2,11 @@
 
 import csv
 import json
-import shutil
 from collections import defaultdict
 
 import pytest
 
-from conftest import REPO, snakemake
+from conftest import REPO, clear_results, emulator_platform_run, snakemake
 
 pytestmark = pytest.mark.emulator
 
@@ -17,7 +16,7 @@ TABLES = RUN / "autoage/ext4"
 
 @pytest.fixture(scope="module")
 def autoage(emulator_kernel):
-    shutil.rmtree(RUN / "autoage", ignore_errors=True)
+    clear_results("test", "autoage")
     snakemake(str((TABLES / "dof.csv").relative_to(REPO)), "--config", "scale=test")
     with open(TABLES / "dof.csv") as handle:
         dof = list(csv.DictReader(handle))
@@ -64,9 +63,10 @@ def test_level_one_fragments_are_most_numerous(autoage):
 
 
 def test_disk_was_driven_full_and_images_reclaimed(autoage):
-    replay = RUN / "autoage/ext4/run/replay"
+    replay = emulator_platform_run("test") / "autoage/ext4/run/replay"
     summaries = [json.loads(p.read_text()) for p in sorted(replay.glob("day-*.json"))]
     assert sum(s["reclaimed_files"] for s in summaries) > 0
-    fs = (RUN / f"autoage/ext4/run/snapshots/day-{last_day(autoage[0]):02d}/fs.tsv").read_text()
+    snapshots = emulator_platform_run("test") / "autoage/ext4/run/snapshots"
+    fs = (snapshots / f"day-{last_day(autoage[0]):02d}/fs.tsv").read_text()
     _, block, total, free, _ = fs.splitlines()[1].split("\t")
     assert int(free) / int(total) < 0.15

@@ -3,22 +3,22 @@ and reclaimed to High, then an app's scenario; Low on a fresh disk."""
 
 import csv
 import json
-import shutil
 from statistics import mean
 
 import pytest
 
-from conftest import REPO, snakemake
+from conftest import REPO, clear_results, emulator_platform_run, snakemake
 
 pytestmark = pytest.mark.emulator
 
 RUN = REPO / "results/emulator-emmc/test"
 RUNS = RUN / "filldelete/ext4"
+PLATFORM_RUNS = emulator_platform_run("test") / "filldelete/ext4"
 
 
 @pytest.fixture(scope="module")
 def dof(emulator_kernel):
-    shutil.rmtree(RUN / "filldelete", ignore_errors=True)
+    clear_results("test", "filldelete")
     snakemake(str((RUNS / "dof.csv").relative_to(REPO)), "--config", "scale=test")
     with open(RUNS / "dof.csv") as handle:
         return list(csv.DictReader(handle))
@@ -36,13 +36,13 @@ def own_files(rows, level, app, sqlite):
 
 
 def test_the_filled_disk_is_reclaimed_to_the_level(dof):
-    filled = json.loads((RUNS / "filled/replay.json").read_text())
+    filled = json.loads((PLATFORM_RUNS / "filled/replay.json").read_text())
     assert filled["errno"].get("ENOSPC", 0) > 0  # the fill ran the disk full
     assert filled["ops"]["syncfs"] > 0
-    reclaim = json.loads((RUNS / "high-facebook/replay/00-aging.json").read_text())
+    reclaim = json.loads((PLATFORM_RUNS / "high-facebook/replay/00-aging.json").read_text())
     assert reclaim["reclaimed_files"] > 0
-    assert not (RUNS / "high-facebook/disk.img").exists()  # only the filled disk is kept
-    low = json.loads((RUNS / "low-facebook/replay/00-aging.json").read_text())
+    assert not (PLATFORM_RUNS / "high-facebook/disk.img").exists()  # only the filled disk is kept
+    low = json.loads((PLATFORM_RUNS / "low-facebook/replay/00-aging.json").read_text())
     assert sum(low["ops"].values()) == 0
 
 

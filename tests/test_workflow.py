@@ -2,7 +2,14 @@
 
 import yaml
 
-from conftest import REPO, planned_jobs, snakemake, write_snapshot
+from conftest import (
+    REPO,
+    clear_results,
+    emulator_platform_run,
+    planned_jobs,
+    snakemake,
+    write_snapshot,
+)
 
 
 def test_dry_run_shows_the_chain(tmp_path):
@@ -14,7 +21,8 @@ def test_dry_run_shows_the_chain(tmp_path):
     run = snakemake("-n", "all", "--configfile", str(override), "--config", "scale=dryrun")
     jobs = planned_jobs(run.stdout + run.stderr)
     appenders = config["concurrent_appenders"]
-    assert jobs["concurrent_appenders"] == len(appenders["writers"]) * len(appenders["filesystems"])
+    runs = len(appenders["writers"]) * len(appenders["filesystems"])
+    assert jobs["concurrent_appenders"] == runs * config["scales"]["test"]["repetitions"]
     assert jobs["concurrent_appenders_tables"] == 1
     assert jobs["figure"] == len(yaml.safe_load((REPO / "paper-figures/registry.yaml").read_text()))
 
@@ -76,9 +84,31 @@ def test_missing_kernel_source_is_one_line(tmp_path):
 
 def test_empty_mkfs_options_stay_one_argument():
     # F2FS's mkfs options are empty by default; the job script still needs the argument.
-    target = "results/emulator-emmc/test/concurrent-appenders/f2fs/writers-1"
-    run = snakemake("-n", "-p", "-f", target, "--config", "scale=test")
+    run_dir = emulator_platform_run("test") / "concurrent-appenders/f2fs/writers-1/rep-1"
+    run = snakemake("-n", "-p", "-f", str(run_dir.relative_to(REPO)), "--config", "scale=test")
     assert " -- f2fs '' 1 " in run.stdout + run.stderr
+
+
+def test_profiles_on_one_platform_share_its_runs():
+    # emulator-ufs differs from emulator-emmc only in its storage model: its tables read
+    # the same platform runs, so a device swap reruns no guest.
+    emmc, ufs = emulator_platform_run("test"), emulator_platform_run("test", "emulator-ufs")
+    assert emmc == ufs
+    table = "results/emulator-ufs/test/concurrent-appenders/dof.csv"
+    run = snakemake("-n", "-p", table, "--config", "scale=test", "device=emulator-ufs")
+    assert f"{emmc.relative_to(REPO)}/concurrent-appenders/ext4/writers-5/rep-2" in run.stdout
+
+
+def test_platform_key_follows_what_defines_the_platform():
+    from mobifrag.profiles import load_device
+    from mobifrag.stages import platform_key
+
+    platform = load_device("emulator-emmc")["platform"]
+    key = platform_key(platform, "emulator-6.1-0123456789ab")
+    assert key.startswith("qemu-x86_64-")
+    assert platform_key({**platform, "memory_mib": 2048}, "emulator-6.1-0123456789ab") != key
+    assert platform_key({**platform, "cpus": 2}, "emulator-6.1-0123456789ab") != key
+    assert platform_key(platform, "emulator-6.1-ba9876543210") != key
 
 
 def test_figure_over_a_broken_table_names_the_rule_and_file(tmp_path):
@@ -92,13 +122,15 @@ def test_figure_over_a_broken_table_names_the_rule_and_file(tmp_path):
     override = tmp_path / "config.yaml"
     override.write_text(yaml.safe_dump(config))
     run_dir = REPO / "results/emulator-emmc" / scale
-    shutil.rmtree(run_dir, ignore_errors=True)
+    clear_results(scale)
     try:
-        appenders = run_dir / "concurrent-appenders"
+        appenders = emulator_platform_run(scale) / "concurrent-appenders"
         for fs in config["concurrent_appenders"]["filesystems"]:
             for n in config["concurrent_appenders"]["writers"]:
-                write_snapshot(appenders / f"{fs}/writers-{n}/snapshot", files=[], extents=[])
-        broken = appenders / "ext4/writers-1/snapshot/files.tsv"
+                for rep in range(1, config["scales"][scale]["repetitions"] + 1):
+                    snapshot = appenders / f"{fs}/writers-{n}/rep-{rep}/snapshot"
+                    write_snapshot(snapshot, files=[], extents=[])
+        broken = appenders / "ext4/writers-1/rep-1/snapshot/files.tsv"
         broken.write_text("path\tsize\n")
         figure = f"paper-figures/emulator-emmc/{scale}/tmc-fig06-layout.pdf"
         run = snakemake(
@@ -118,5 +150,5 @@ def test_figure_over_a_broken_table_names_the_rule_and_file(tmp_path):
         assert str(broken.relative_to(REPO)) in log.read_text()
         assert broken.is_file()
     finally:
-        shutil.rmtree(run_dir, ignore_errors=True)
+        clear_results(scale)
         shutil.rmtree(REPO / "paper-figures/emulator-emmc" / scale, ignore_errors=True)
