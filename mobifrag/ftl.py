@@ -63,3 +63,37 @@ def times_ms(summary: dict) -> dict[str, str]:
         "device_ms": f"{time['device_busy_us'] / 1000:.6g}",
         "modeled_ms": f"{time['modeled_us'] / 1000:.6g}",
     }
+
+
+def replay_phase(ftl_sim: Path, device: Path, blktrace_dir: Path, queue_depth: int = 1) -> dict:
+    """`replay` of one job phase's blktrace folder, closed loop at the workload's own
+    queue depth: synchronous I/O keeps one request outstanding per thread, so a phase
+    run by N threads replays with N requests in flight, and the trace's timestamps (the
+    emulator's pacing) only order the requests."""
+    if queue_depth < 1:
+        raise ValueError(f"queue depth {queue_depth} is not positive")
+    if not Path(blktrace_dir).is_dir():
+        raise FtlSimError(
+            f"{blktrace_dir} is missing: no block trace of this phase (a run from before its"
+            " job traced it? run the job again)"
+        )
+    options = ("--queue-depth", str(queue_depth)) if queue_depth > 1 else ()
+    return replay(ftl_sim, device, blktrace_dir, *options)
+
+
+def modeled_seconds(summary: dict) -> float:
+    """Modeled time (device time + host overhead per request) in seconds."""
+    return summary["time"]["modeled_us"] / 1e6
+
+
+def phase_columns(summary: dict) -> dict[str, str]:
+    """What one phase asked of the disk and what it costs on the modeled device: read and
+    write requests, the bytes they read and wrote, flushes, device and modeled time (ms)."""
+    requests = summary["requests"]
+    return {
+        "requests": str(requests["read"]["count"] + requests["write"]["count"]),
+        "read_bytes": str(requests["read"]["bytes"]),
+        "write_bytes": str(requests["write"]["bytes"]),
+        "flushes": str(requests["flush"]["count"]),
+        **times_ms(summary),
+    }
