@@ -3,7 +3,8 @@
 # bytes written once at random offsets in requests of each size in BLOCK_SIZES (bytes,
 # space-separated), each fsync'd, on a fresh F2FS per size; then a fragcheck snapshot
 # and READS cold sequential reads. ./reads.tsv: block_size, run, bytes, ns;
-# ./snapshot/<bytes>/.
+# ./snapshot/<bytes>/; each read's blktrace in ./blktrace/read-<bytes>-<run>/ (from
+# after the page cache is dropped to after a sync that follows the read).
 #
 #   ars-blocksize.sh SCHEME FILE "BLOCK_SIZES" READS
 set -eu
@@ -25,7 +26,13 @@ for bs in $sizes; do
   remount_fs f2fs "$mnt"
   snapshot "$mnt/bs-$bs" "snapshot/$bs"
   for run in $(seq "$reads"); do
-    printf '%s\t%s\t%s\t%s\n' "$bs" "$run" "$file" "$(cold_read "$mnt/bs-$bs/file.db")" >> reads.tsv
+    sync
+    echo 3 > /proc/sys/vm/drop_caches
+    trace_start "read-$bs-$run"
+    ns=$(cold_read "$mnt/bs-$bs/file.db")
+    sync
+    trace_stop "read-$bs-$run"
+    printf '%s\t%s\t%s\t%s\n' "$bs" "$run" "$file" "$ns" >> reads.tsv
   done
   umount "$mnt"
   f2fs_fsck "bs-$bs"

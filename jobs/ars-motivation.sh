@@ -3,7 +3,9 @@
 # continuous file written by one sequential 4 KiB fsync writer and a fragmented file of
 # the same size written by WRITERS concurrent 4 KiB fsync writers (each its own slice),
 # both user.ars files, each on a fresh F2FS; then a fragcheck snapshot and READS cold
-# sequential reads of each file. ./reads.tsv: file, run, bytes, ns; ./snapshot/<file>/.
+# sequential reads of each file. ./reads.tsv: file, run, bytes, ns; ./snapshot/<file>/;
+# each read's blktrace in ./blktrace/read-<file>-<run>/ (from after the page cache is
+# dropped to after a sync that follows the read).
 #
 #   ars-motivation.sh SCHEME FILE WRITERS READS
 set -eu
@@ -27,7 +29,13 @@ for kind in continuous fragmented; do
   remount_fs f2fs "$mnt"
   snapshot "$mnt/$kind" "snapshot/$kind"
   for run in $(seq "$reads"); do
-    printf '%s\t%s\t%s\t%s\n' "$kind" "$run" "$file" "$(cold_read "$mnt/$kind/file.db")" >> reads.tsv
+    sync
+    echo 3 > /proc/sys/vm/drop_caches
+    trace_start "read-$kind-$run"
+    ns=$(cold_read "$mnt/$kind/file.db")
+    sync
+    trace_stop "read-$kind-$run"
+    printf '%s\t%s\t%s\t%s\n' "$kind" "$run" "$file" "$ns" >> reads.tsv
   done
   umount "$mnt"
   f2fs_fsck "$kind"

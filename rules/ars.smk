@@ -1,9 +1,12 @@
 # ARS kernel stage (ARS §III, §V.A; kernel-patches/6.1/0001-f2fs-adaptive-reserved-
 # space.patch): the four schemes of `ars_kernel` in config/config.yaml, each on fresh
 # F2FS file systems in the emulator. Paths under results/{device}/{scale}/ars/:
-#   motivation/{scheme}/  Fig. 1: a continuous and a fragmented file (ars-motivation.sh)
-#   blocksize/{scheme}/   Fig. 2: a file written at random per block size (ars-blocksize.sh)
-#   motivation.csv, blocksize.csv  their tables (mobifrag/ars_tables.py)
+#   motivation/{scheme}/  Fig. 1: a continuous and a fragmented file (ars-motivation.sh;
+#                         each cold read traced, blktrace/read-<file>-<run>/)
+#   blocksize/{scheme}/   Fig. 2: a file written at random per block size (ars-blocksize.sh;
+#                         blktrace/read-<bytes>-<run>/)
+#   motivation.csv, blocksize.csv  their tables (mobifrag/ars_tables.py), the reads
+#                         modeled on the device profile (ftl-sim) and their wall time
 #   checks/               the patch's checks (ars-checks.sh, tests/test_ars_kernel.py)
 
 ars_kernel = lambda scale: scale_params(scale)["ars_kernel"]
@@ -70,9 +73,13 @@ rule ars_blocksize:
         " -- {wildcards.scheme} {params.file} '{params.sizes}' {params.reads}"
 
 
+# The reads' block traces are replayed through ftl-sim on the device profile: the
+# modeled columns are the judged ones, wall time is the secondary series.
 rule ars_table:
     input:
-        lambda w: ars_runs(w).values(),
+        runs=lambda w: ars_runs(w).values(),
+        profile="devices/{device}.yaml",
+        sim=FTL_SIM,
     output:
         results("ars/{kind}.csv"),
     log:
@@ -85,7 +92,7 @@ rule ars_table:
         runs=lambda w: run_labels(ars_runs(w)),
     shell:
         "{params.python} -m mobifrag.ars_tables --case {params.case} {params.runs}"
-        " --out {output} 2> {log}"
+        " --device {input.profile} --ftl-sim {input.sim} --out {output} 2> {log}"
 
 
 rule ars_checks:
