@@ -209,6 +209,7 @@ def one_claim(**changes):
         "source": "s",
         "basis": "layout",
         "claim": "c",
+        "band": "b",
         "paper_value": 2.0,
         "measure": {"table": "t.csv", "column": "x", "where": {"arm": "b"}},
         "reproduced_if": {"ratio_band": [0.8, 1.25]},
@@ -311,3 +312,27 @@ def test_every_shipped_claim_has_a_basis_and_a_band():
     for claim in claims:
         accepted = band(claim["reproduced_if"], claim.get("paper_value"))
         assert not (math.isinf(accepted.low) and math.isinf(accepted.high)), claim["id"]
+
+
+def bare_direction(rule):
+    """A band that only asks for a direction: above 1, below 1, or above 0."""
+    return rule in ({"greater_than": 1}, {"less_than": 1}, {"greater_than": 0})
+
+
+def test_shipped_bands_can_fail_and_the_headline_results_are_encoded():
+    claims = load_claims(REPO / "config" / "claims.yaml")
+    bare = [c["id"] for c in claims if bare_direction(c["reproduced_if"])]
+    assert len(bare) <= 5, bare
+    for claim in claims:
+        if bare_direction(claim["reproduced_if"]):
+            assert "direction only" in claim["band"], claim["id"]
+    assert len(claims) >= 105
+
+
+def test_a_claim_without_its_band_derivation_is_refused(tmp_path):
+    data = yaml.safe_load((REPO / "config" / "claims.yaml").read_text())
+    del data["claims"][0]["band"]
+    path = tmp_path / "claims.yaml"
+    path.write_text(yaml.safe_dump(data, allow_unicode=True))
+    with pytest.raises(ClaimsError, match=r"claims/0: 'band' is a required property"):
+        load_claims(path)
