@@ -17,6 +17,7 @@ help:
 	@echo "make test-fast   unit tests only (no emulator, no kernel build)"
 	@echo "make lint        ruff, snakefmt, snakemake --lint, shellcheck, lintr, cargo fmt/clippy,"
 	@echo "                 the agent with -Werror"
+	@echo "make docs        regenerate docs/appendix.md and docs/figures.md (claims, figure registry)"
 	@echo "make clean       remove results and rendered figures (keeps kernel and builds)"
 	@echo "make clean-all   also remove build/ (kernel cache), .venv and native builds"
 
@@ -81,3 +82,11 @@ clean-all: clean
 .PHONY: test-arm64
 test-arm64: bootstrap
 	MOBIFRAG_TEST_ARM64=1 python -m pytest -m arm64 tests/test_arm64_boot.py
+
+# The generated pages of docs/: the evaluator's appendix (every claim with its commands
+# and band) and the figures page, from config/claims.yaml and paper-figures/registry.yaml;
+# tests/test_docs_pages.py fails while they are stale.
+.PHONY: docs
+docs: bootstrap
+	python -m mobifrag.docs_pages --claims config/claims.yaml \
+	    --registry paper-figures/registry.yaml --out docs/

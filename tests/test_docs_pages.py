@@ -1,0 +1,92 @@
+"""README and the generated pages of docs/ agree with the claims file and the registry."""
+
+import re
+
+import pytest
+
+from conftest import REPO
+from mobifrag import docs_pages
+from mobifrag.claims import load_claims
+
+CLAIMS = REPO / "config" / "claims.yaml"
+REGISTRY = REPO / "paper-figures" / "registry.yaml"
+DOCS = REPO / "docs"
+README = REPO / "README.md"
+
+
+@pytest.mark.parametrize("name", docs_pages.PAGES)
+def test_generated_page_is_up_to_date(tmp_path, name):
+    docs_pages.write_pages(CLAIMS, REGISTRY, tmp_path)
+    committed = DOCS / name
+    assert committed.is_file(), f"docs/{name} is missing: run `make docs`"
+    assert committed.read_text() == (tmp_path / name).read_text(), (
+        f"docs/{name} differs from config/claims.yaml and paper-figures/registry.yaml:"
+        " run `make docs`"
+    )
+
+
+def test_every_claim_has_its_section_in_the_appendix():
+    text = (DOCS / "appendix.md").read_text()
+    missing = [c["id"] for c in load_claims(CLAIMS) if f"\n### {c['id']}\n" not in text]
+    assert not missing, f"claims missing from docs/appendix.md: {missing}"
+
+
+def headings(text: str) -> set[str]:
+    return {line.lstrip("#").strip() for line in text.splitlines() if line.startswith("#")}
+
+
+@pytest.mark.parametrize("name", docs_pages.PAGES)
+def test_generated_links_reach_a_heading(name):
+    text = (DOCS / name).read_text()
+    for page, anchor in re.findall(r"\]\(([a-z]*\.md)?#([a-z0-9-]+)\)", text):
+        target = (DOCS / page).read_text() if page else text
+        assert anchor in headings(target), f"docs/{name}: link to {page}#{anchor}"
+
+
+def test_readme_is_short_and_starts_with_the_two_commands():
+    lines = README.read_text().splitlines()
+    assert len(lines) <= 250, f"README.md has {len(lines)} lines"
+    head = "\n".join(lines[:30])
+    assert "make reproduce" in head and "make test" in head
+
+
+def test_readme_links_to_docs_exist():
+    text = README.read_text()
+    linked = set(re.findall(r"\]\((docs/[^)#\s]+)", text)) | set(
+        re.findall(r"`(docs/[\w./-]+\.md)`", text)
+    )
+    assert linked, "README links no docs page"
+    missing = sorted(p for p in linked if not (REPO / p).is_file())
+    assert not missing, f"README links missing files: {missing}"
+
+
+def test_docs_pages_link_existing_pages():
+    for page in DOCS.glob("*.md"):
+        for target in re.findall(r"\]\(([\w.-]+\.md)(?:#[^)]*)?\)", page.read_text()):
+            assert (DOCS / target).is_file(), f"{page.name} links {target}"
+
+
+def claim(**measure):
+    return {"id": "x", "measure": {"table": "t.csv", "column": "c", **measure}}
+
+
+def test_time_of_a_shared_table_follows_its_job():
+    fragbench = claim(table="ars/eval/create.csv", where={"job": "fragbench"})
+    sqlite = claim(table="ars/eval/create.csv", where={"job": "sqlite"})
+    assert "fragmentation benchmark" in docs_pages.times(fragbench)
+    assert "SQLite" in docs_pages.times(sqlite)
+
+
+def test_no_time_is_made_up_for_an_untimed_table():
+    assert docs_pages.times(claim(table="ars/selection/table1.csv")) == ""
+    assert docs_pages.times(claim(table="treat/e4defrag/dof.csv")) == ""
+
+
+def test_a_claim_reads_its_denominator_and_regime_tables():
+    c = claim(table="a.csv", relative_to={"table": "b.csv", "column": "c"})
+    c["regime"] = {"needs": "GC", "measure": {"table": "c.csv", "column": "c"}}
+    assert docs_pages.tables(c) == ["a.csv", "b.csv", "c.csv"]
+
+
+def test_an_unknown_paper_prefix_is_listed_under_other():
+    assert docs_pages.paper_title(docs_pages.paper_of("new-fig01-x")) == docs_pages.OTHER
