@@ -7,12 +7,13 @@ DEVICE ?= emulator-emmc
 SCALE ?= quick
 CORES ?= $(shell nproc)
 
-.PHONY: all reproduce check test test-fast lint format bootstrap clean clean-all help
+.PHONY: all reproduce check stability test test-fast lint format bootstrap clean clean-all help
 CHECK ?= treatments
 
 help:
 	@echo "make reproduce   run the study (snakemake all) on DEVICE=$(DEVICE) at SCALE=$(SCALE)"
 	@echo "make check       run what check CHECK=$(CHECK) needs at SCALE=$(SCALE); fail unless its claims hold"
+	@echo "make stability   run the study twice at SCALE=$(SCALE); list every verdict that differs"
 	@echo "make test        bootstrap, then the whole test suite"
 	@echo "make test-fast   unit tests only (no emulator, no kernel build)"
 	@echo "make lint        ruff, snakefmt, snakemake --lint, shellcheck, lintr, cargo fmt/clippy,"
@@ -28,6 +29,18 @@ reproduce: bootstrap
 	snakemake all --profile profiles/default --cores $(CORES) \
 	    --config device=$(DEVICE) scale=$(SCALE)
 	@echo "results/$(DEVICE)/$(SCALE)/claims.md: $$(sed -n 3p results/$(DEVICE)/$(SCALE)/claims.md)"
+
+# The study twice, the second time as the scale <SCALE>-again (a copy of the preset, so
+# every workload, guest run and table is made anew), then every verdict that differs.
+STABILITY := results/$(DEVICE)/stability-$(SCALE)
+stability: bootstrap
+	python -m mobifrag.stability prepare --scale $(SCALE) --out $(STABILITY).yaml
+	snakemake all --profile profiles/default --cores $(CORES) \
+	    --config device=$(DEVICE) scale=$(SCALE)
+	snakemake all --profile profiles/default --cores $(CORES) \
+	    --configfile $(STABILITY).yaml --config device=$(DEVICE) scale=$(SCALE)-again
+	python -m mobifrag.stability compare results/$(DEVICE)/$(SCALE)/claims.csv \
+	    results/$(DEVICE)/$(SCALE)-again/claims.csv --markdown $(STABILITY).md
 
 check: bootstrap
 	snakemake results/$(DEVICE)/$(SCALE)/checks/$(CHECK).md --profile profiles/default \

@@ -2,7 +2,8 @@
 
     python -m mobifrag.janusd_tables recurring --run interval_days=7 DEFRAGS ... \
         --out copies.csv --launch-out launch.csv
-    python -m mobifrag.janusd_tables dof-lp --run level=low,threads=5 FOLDER ... --out dof-lp.csv
+    python -m mobifrag.janusd_tables dof-lp --run level=low,threads=5 SNAPSHOT DOP_CSV ... \
+        --out dof-lp.csv
 
 `recurring`: per recurring run (`DEFRAGS`, the folder of its replayed defragmentations
 `day-NN/`), one row per day and method with the files and bytes e4defrag moved and the
@@ -53,29 +54,29 @@ def recurring_rows(label: dict[str, str], defrags: Path) -> list[dict[str, objec
 DOF_LP_COLUMNS = ("path", "dof", "dof_p", "pages")
 
 
-def dof_lp_rows(label: dict[str, str], folder: Path) -> list[dict[str, object]]:
-    """Each appender file's logical DoF (fragcheck, `run/snapshot`) and physical DoF_P
+def dof_lp_rows(label: dict[str, str], snapshot: Path, dop: Path) -> list[dict[str, object]]:
+    """Each appender file's logical DoF (the run's fragcheck snapshot) and physical DoF_P
     (ftl-sim after the appends' trace, `ftl-append.dop.csv`) (janusd §3.1, Fig. 6)."""
-    dof_p = read_dop(folder / "ftl-append.dop.csv")
-    with open(folder / "ftl-append.dop.csv", newline="") as handle:
+    dof_p = read_dop(dop)
+    with open(dop, newline="") as handle:
         pages = {unescape_path(r["file"]): r["pages"] for r in csv.DictReader(handle)}
     rows = []
-    for row in dof_rows(read_snapshot(folder / "run" / "snapshot")):
+    for row in dof_rows(read_snapshot(snapshot)):
         path = str(row["path"])
         if path not in dof_p:
-            raise JanusdError(f"{folder}: {path} has no DoF_P in ftl-append.dop.csv")
+            raise JanusdError(f"{dop}: {path} of {snapshot} has no DoF_P")
         rows.append(
             {**label, "path": path, "dof": row["dof"], "dof_p": dof_p[path], "pages": pages[path]}
         )
     return rows
 
 
-def dof_lp_table(runs: list[tuple[dict[str, str], Path]], out: Path) -> None:
+def dof_lp_table(runs: list[tuple[dict[str, str], Path, Path]], out: Path) -> None:
     keys: list[str] = []
     rows = []
-    for label, folder in runs:
+    for label, snapshot, dop in runs:
         keys += [k for k in label if k not in keys]
-        rows += dof_lp_rows(label, folder)
+        rows += dof_lp_rows(label, snapshot, dop)
     write_table(out, tuple(keys) + DOF_LP_COLUMNS, rows)
 
 
@@ -128,11 +129,17 @@ def main(argv: list[str] | None = None) -> int:
     recurring.add_argument("--out", type=Path, required=True)
     recurring.add_argument("--launch-out", type=Path, help="launch reads before/after")
     lp = commands.add_parser("dof-lp", help="DoF_L and DoF_P of the appenders' files")
-    lp.add_argument("--run", nargs=2, action="append", required=True)
+    lp.add_argument(
+        "--run",
+        nargs=3,
+        action="append",
+        required=True,
+        metavar=("LABEL", "SNAPSHOT", "DOP_CSV"),
+    )
     lp.add_argument("--out", type=Path, required=True)
     args = parser.parse_args(argv)
     try:
-        runs = [(parse_label(label), Path(path)) for label, path in args.run]
+        runs = [(parse_label(label), *map(Path, paths)) for label, *paths in args.run]
         if args.command == "recurring":
             recurring_table(runs, args.out, args.launch_out)
         else:

@@ -1,8 +1,10 @@
 """Which runs the treatment figures need (rules/treat.smk): label → result path.
 
-Each function takes the run's `treat` folder (results/<device>/<scale>/treat) and the
-scale's `treat` preset in config/config.yaml; the labels become the
-leading columns of the tables (`python -m mobifrag.treatment_tables`).
+Each function takes the `treat` folder of the platform runs
+(results/platform/<platform>/<scale>/treat), of what the workflow derives from them
+(results/<device>/<scale>/treat: janusd's replays, ftl-sim summaries) or both, and the
+scale's `treat` preset in config/config.yaml; the labels become the leading columns of
+the tables (`python -m mobifrag.treatment_tables`).
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ def prealloc_runs(treat: str, p: dict) -> dict[str, str]:
     }
 
 
-def defrag_runs(treat: str, p: dict) -> dict[str, str]:
+def defrag_runs(treat: str, derived: str, p: dict) -> dict[str, str]:
     """Every (level, threads, method) defragmentation → its snapshots before and after
     (Fig. 17a). Both methods start from the same run: e4defrag's `after` is the real
     file system's, janusdL's is e4defrag's plan applied by remapping (rules/janusd.smk)."""
@@ -31,7 +33,8 @@ def defrag_runs(treat: str, p: dict) -> dict[str, str]:
     for level in p["levels"]:
         for n in p["defrag_threads"]:
             folder = f"{treat}/e4defrag/{level}/threads-{n}"
-            afters = {"e4defrag": f"{folder}/run/after", "janusdL": f"{folder}/janusdl/after"}
+            janusdl = f"{derived}/e4defrag/{level}/threads-{n}/janusdl"
+            afters = {"e4defrag": f"{folder}/run/after", "janusdL": f"{janusdl}/after"}
             for method, after in afters.items():
                 label = f"level={level},threads={n},method={method}"
                 runs[f"{label},phase=before_defrag"] = f"{folder}/run/snapshot"
@@ -51,15 +54,6 @@ def defrag_ftl_runs(treat: str, p: dict) -> dict[str, str]:
         for level in p["levels"]
         for n in p["defrag_threads"]
         for method, summary in replays.items()
-    }
-
-
-def defrag_folders(treat: str, p: dict) -> dict[str, str]:
-    """Every (level, threads) e4defrag run → its folder (janusd's DoF_L vs DoF_P)."""
-    return {
-        f"level={level},threads={n}": f"{treat}/e4defrag/{level}/threads-{n}"
-        for level in p["levels"]
-        for n in p["defrag_threads"]
     }
 
 

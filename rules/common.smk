@@ -421,25 +421,48 @@ JANUSD_REPLAYS = {
 }
 
 
+# What the e4defrag guest job wrote (the rest of a replay's paths are janusd's own).
+JANUSD_PLATFORM_PARTS = {"run", "blktrace", "blktrace-append"}
+
+
+def janusd_path(w, relative):
+    """A path below one e4defrag run's folder: the platform's run for what its guest
+    job wrote, the device's results for janusd's outputs."""
+    if Path(relative).parts[0] in JANUSD_PLATFORM_PARTS:
+        return f"{on_platform(JANUSD_RUN, w)}/{relative}"
+    return f"{results(JANUSD_RUN).format(**w)}/{relative}"
+
+
 def janusd_replay_paths(w):
     """Trace, layout and preconditioning trace of one method's replay."""
-    run = results(JANUSD_RUN).format(**w)
     _, trace, layout, after_appends = JANUSD_REPLAYS[w.method]
+    appends = janusd_path(w, "blktrace-append")
     return {
-        "trace": f"{run}/{trace}",
-        "extents": f"{run}/{layout}/extents.tsv",
-        "precondition": (
-            f"--precondition-trace {run}/blktrace-append" if after_appends else ""
-        ),
+        "trace": janusd_path(w, trace),
+        "extents": janusd_path(w, f"{layout}/extents.tsv"),
+        "precondition": f"--precondition-trace {appends}" if after_appends else "",
     }
 
 
 def janusd_replay_inputs(w):
     """The folders the replay reads: outputs of other rules, which are folders."""
-    run = results(JANUSD_RUN).format(**w)
     _, trace, layout, _ = JANUSD_REPLAYS[w.method]
     tops = {Path(trace).parts[0], Path(layout).parts[0], "blktrace-append"}
-    return sorted(str(Path(run, top)) for top in tops)
+    return sorted(janusd_path(w, top) for top in tops)
+
+
+def dof_lp_runs(w):
+    """Label → the e4defrag run's snapshot and the DoF_P of its files (janusd Fig. 6)."""
+    p = scale_params(w.scale)["treat"]
+    runs = {}
+    for level in p["levels"]:
+        for n in p["defrag_threads"]:
+            folder = dict(w.items(), level=level, threads=n)
+            runs[f"level={level},threads={n}"] = (
+                janusd_path(folder, "run/snapshot"),
+                janusd_path(folder, "ftl-append.dop.csv"),
+            )
+    return runs
 
 
 # janusd's recurring defragmentation (rules/janusd.smk).

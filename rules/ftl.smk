@@ -1,7 +1,8 @@
 # ftl-sim: build the simulator and replay captured block traces through a
 # device profile's FTL model (ftl-sim/README.md, "Snakemake rules").
 #
-# Path patterns (all under results/{device}/{scale}/{experiment}/):
+# Path patterns (under results/{device}/{scale}/{experiment}/ but for the trace, which
+# the platform's run of the experiment holds, results/platform/{platform}/{scale}/...):
 #   blktrace/               input: blktrace's per-CPU files <dev>.blktrace.<cpu>
 #                           (producers declare it as directory(...))
 #   remap.csv               input: janusdL remap commands (time_ns,src_sector,dst_sector,sectors)
@@ -67,7 +68,7 @@ rule ftl_sim_build:
 
 rule ftl_replay:
     input:
-        trace="results/{device}/{scale}/{experiment}/blktrace",
+        trace=lambda w: on_platform("{experiment}/blktrace", w),
         profile="devices/{device}.yaml",
         sim=FTL_SIM,
     output:
@@ -75,8 +76,6 @@ rule ftl_replay:
     log:
         "results/{device}/{scale}/logs/{experiment}/ftl{variant}.log",
     wildcard_constraints:
-        device=r"[a-z0-9][a-z0-9-]*",
-        scale=r"[A-Za-z0-9_-]+",
         variant=r"(_[a-z0-9]+)*",
     params:
         extra=ftl_variant_args,
@@ -87,7 +86,7 @@ rule ftl_replay:
 
 rule ftl_replay_remap:
     input:
-        trace="results/{device}/{scale}/{experiment}/blktrace",
+        trace=lambda w: on_platform("{experiment}/blktrace", w),
         remap="results/{device}/{scale}/{experiment}/remap.csv",
         profile="devices/{device}.yaml",
         sim=FTL_SIM,
@@ -96,8 +95,6 @@ rule ftl_replay_remap:
     log:
         "results/{device}/{scale}/logs/{experiment}/ftl-remap{variant}.log",
     wildcard_constraints:
-        device=r"[a-z0-9][a-z0-9-]*",
-        scale=r"[A-Za-z0-9_-]+",
         variant=r"(_[a-z0-9]+)*",
     params:
         extra=ftl_variant_args,
@@ -108,7 +105,7 @@ rule ftl_replay_remap:
 
 rule ftl_dop:
     input:
-        trace="results/{device}/{scale}/{experiment}/blktrace",
+        trace=lambda w: on_platform("{experiment}/blktrace", w),
         extents="results/{device}/{scale}/{experiment}/extents.tsv",
         profile="devices/{device}.yaml",
         sim=FTL_SIM,
@@ -118,8 +115,6 @@ rule ftl_dop:
     log:
         "results/{device}/{scale}/logs/{experiment}/ftl{variant}.dop.log",
     wildcard_constraints:
-        device=r"[a-z0-9][a-z0-9-]*",
-        scale=r"[A-Za-z0-9_-]+",
         variant=r"(_[a-z0-9]+)*",
     params:
         extra=ftl_variant_args,

@@ -1,6 +1,7 @@
 # janusd (TMC §6.2.2; janusd §3–4) on the e4defrag runs of rules/treat.smk: janusdL
 # carries out e4defrag's relocation plan as FTL REMAP commands, janusdP copies the files
-# whose DoF_P exceeds `janusd.dof_p_threshold`. Paths under
+# whose DoF_P exceeds `janusd.dof_p_threshold`. Beside the platform's e4defrag runs
+# (run/, blktrace/, blktrace-append/: rules/treat.smk), paths under
 # results/{device}/{scale}/treat/e4defrag/{level}/threads-{n}/:
 #   e4defrag.csv                 e4defrag's block trace as CSV (ftl-sim convert)
 #   janusdl/                     plan.csv, janusdl.csv (the trace), after/ (the snapshot)
@@ -12,7 +13,7 @@
 
 rule janusd_e4defrag_csv:
     input:
-        trace=results(f"{JANUSD_RUN}/blktrace"),
+        trace=lambda w: on_platform(f"{JANUSD_RUN}/blktrace", w),
         sim=FTL_SIM,
     output:
         results(f"{JANUSD_RUN}/e4defrag.csv"),
@@ -26,7 +27,7 @@ rule janusd_e4defrag_csv:
 
 rule janusd_logical:
     input:
-        run=results(f"{JANUSD_RUN}/run"),
+        run=lambda w: on_platform(f"{JANUSD_RUN}/run", w),
         trace=results(f"{JANUSD_RUN}/e4defrag.csv"),
     output:
         directory(results(f"{JANUSD_RUN}/janusdl")),
@@ -93,9 +94,9 @@ rule janusd_replay:
 #   copies.csv, launch.csv       bytes each method wrote per defragmentation; launches
 rule janusd_recurring_traces:
     output:
-        directory(results(f"{RECURRING}/traces")),
+        directory(workloads(f"{RECURRING}/traces")),
     log:
-        results("logs/janusd-recurring-traces.log"),
+        workloads("logs/janusd-recurring-traces.log"),
     params:
         python=PYTHON,
         models=config["autoage"]["models"],
@@ -114,14 +115,14 @@ rule janusd_recurring_traces:
 
 rule janusd_recurring:
     input:
-        kernel=lambda w: device_kernel(w.device),
-        agent=lambda w: device_agent(w.device),
+        kernel=lambda w: device_kernel(job_device(w)),
+        agent=lambda w: device_agent(job_device(w)),
         job="jobs/janusd-recurring.sh",
-        traces=results(f"{RECURRING}/traces"),
+        traces=workloads(f"{RECURRING}/traces"),
     output:
-        out=directory(results(f"{RECURRING}/every-{{interval}}d/run")),
+        out=directory(platform_runs(f"{RECURRING}/every-{{interval}}d/run")),
     log:
-        results("logs/janusd-recurring-every-{interval}d.console.log"),
+        platform_runs("logs/janusd-recurring-every-{interval}d.console.log"),
     wildcard_constraints:
         interval=r"\d+",
     threads: guest_cpus
@@ -130,12 +131,13 @@ rule janusd_recurring:
         runtime=guest_runtime_min,
     params:
         python=PYTHON,
+        device=job_device,
         disk_mib=lambda w: scale_params(w.scale)["autoage"]["disk_mib"],
         fs=TREAT_FS,
         mkfs=TREAT_MKFS,
         seed=config["seed"],
     shell:
-        "{params.python} -m mobifrag.platform --device {wildcards.device}"
+        "{params.python} -m mobifrag.platform --device {params.device}"
         " --kernel {input.kernel} --agent {input.agent} --script {input.job}"
         " --disk-mib {params.disk_mib} --out {output.out} --console {log}"
         " -- {params.fs} {params.mkfs} $(realpath {input.traces}) {params.seed}"
@@ -144,7 +146,7 @@ rule janusd_recurring:
 
 rule janusd_recurring_replays:
     input:
-        run=results(f"{RECURRING}/every-{{interval}}d/run"),
+        run=lambda w: on_platform(f"{RECURRING}/every-{{interval}}d/run", w),
         profile="devices/{device}.yaml",
         sim=FTL_SIM,
     output:
@@ -195,11 +197,9 @@ rule janusd_recurring_table:
 rule janusd_dof_lp_table:
     input:
         lambda w: [
-            f"{folder}/{name}"
-            for folder in treatment_runs.defrag_folders(
-                treat_dir(w), treat_params(w.scale)
-            ).values()
-            for name in ("run", "ftl-append.dop.csv")
+            path
+            for folders in dof_lp_runs(w).values()
+            for path in (str(Path(folders[0]).parent), folders[1])
         ],
     output:
         results("treat/janusd/dof-lp.csv"),
@@ -207,8 +207,9 @@ rule janusd_dof_lp_table:
         results("logs/janusd-dof-lp-table.log"),
     params:
         python=PYTHON,
-        runs=lambda w: run_labels(
-            treatment_runs.defrag_folders(treat_dir(w), treat_params(w.scale))
+        runs=lambda w: " ".join(
+            f"--run {label} {snapshot} {dop}"
+            for label, (snapshot, dop) in dof_lp_runs(w).items()
         ),
     shell:
         "{params.python} -m mobifrag.janusd_tables dof-lp {params.runs} --out {output} 2> {log}"

@@ -5,9 +5,9 @@
 
 rule scan_traces:
     output:
-        directory(results("scan/traces")),
+        directory(workloads("scan/traces")),
     log:
-        results("logs/scan-traces.log"),
+        workloads("logs/scan-traces.log"),
     params:
         python=PYTHON,
         seed=config["seed"],
@@ -33,14 +33,14 @@ rule scan_traces:
 
 rule scan_run:
     input:
-        kernel=lambda w: device_kernel(w.device),
-        agent=lambda w: device_agent(w.device),
+        kernel=lambda w: device_kernel(job_device(w)),
+        agent=lambda w: device_agent(job_device(w)),
         job="jobs/scan-fragmented.sh",
-        traces=results("scan/traces"),
+        traces=workloads("scan/traces"),
     output:
-        out=directory(results("scan/{fs}/run")),
+        out=directory(platform_runs("scan/{fs}/run")),
     log:
-        results("logs/scan-{fs}.console.log"),
+        platform_runs("logs/scan-{fs}.console.log"),
     wildcard_constraints:
         fs="ext4|f2fs",
     threads: guest_cpus
@@ -49,12 +49,13 @@ rule scan_run:
         runtime=guest_runtime_min,
     params:
         python=PYTHON,
+        device=job_device,
         disk_mib=lambda w: scale_params(w.scale)["scan"]["disk_mib"],
         file_bytes=lambda w: scale_params(w.scale)["scan"]["file_mib"] * 1024 * 1024,
         mkfs=lambda w: mkfs_options(w.fs),
         seed=config["seed"],
     shell:
-        "{params.python} -m mobifrag.platform --device {wildcards.device}"
+        "{params.python} -m mobifrag.platform --device {params.device}"
         " --kernel {input.kernel} --agent {input.agent} --script {input.job}"
         " --disk-mib {params.disk_mib} --out {output.out} --console {log}"
         " -- {wildcards.fs} {params.mkfs} $(realpath {input.traces})"
@@ -63,7 +64,7 @@ rule scan_run:
 
 rule scan_tables:
     input:
-        run=results("scan/{fs}/run"),
+        run=lambda w: on_platform("scan/{fs}/run", w),
         profile="devices/{device}.yaml",
         sim=FTL_SIM,
     output:
@@ -80,13 +81,13 @@ rule scan_tables:
 
 rule dispersed_run:
     input:
-        kernel=lambda w: device_kernel(w.device),
-        agent=lambda w: device_agent(w.device),
+        kernel=lambda w: device_kernel(job_device(w)),
+        agent=lambda w: device_agent(job_device(w)),
         job="jobs/dispersed-io.sh",
     output:
-        out=directory(results("dispersed/{fs}/run")),
+        out=directory(platform_runs("dispersed/{fs}/run")),
     log:
-        results("logs/dispersed-{fs}.console.log"),
+        platform_runs("logs/dispersed-{fs}.console.log"),
     wildcard_constraints:
         fs="ext4|f2fs",
     threads: guest_cpus
@@ -95,6 +96,7 @@ rule dispersed_run:
         runtime=guest_runtime_min,
     params:
         python=PYTHON,
+        device=job_device,
         file_mib=lambda w: max(scale_params(w.scale)["dispersed"]["region_mib"]),
         # The file, its metadata and the file system's own: a fifth more than the file.
         disk_mib=lambda w: max(scale_params(w.scale)["dispersed"]["region_mib"])
@@ -108,7 +110,7 @@ rule dispersed_run:
         mkfs=lambda w: mkfs_options(w.fs),
         seed=config["seed"],
     shell:
-        "{params.python} -m mobifrag.platform --device {wildcards.device}"
+        "{params.python} -m mobifrag.platform --device {params.device}"
         " --kernel {input.kernel} --agent {input.agent} --script {input.job}"
         " --disk-mib {params.disk_mib} --out {output.out} --console {log}"
         " -- {wildcards.fs} {params.mkfs} {params.file_mib}M {params.ios}"
@@ -117,7 +119,7 @@ rule dispersed_run:
 
 rule dispersed_tables:
     input:
-        run=results("dispersed/{fs}/run"),
+        run=lambda w: on_platform("dispersed/{fs}/run", w),
         profile="devices/{device}.yaml",
         sim=FTL_SIM,
     output:

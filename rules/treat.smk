@@ -1,7 +1,9 @@
 # Treatments stage (TMC §6.1–6.2.1): space preallocation (Figs. 14, 16), persistent
 # journal (Fig. 15) and e4defrag (Fig. 17a, and its flash writes through ftl-sim).
 # Parameters: `treatments` and each scale's `treat` in config/config.yaml. Paths under
-# results/{device}/{scale}/treat/:
+# the treat/ folder of the scale's workloads (aging/, the traces), of the platform's runs
+# (aged/, prealloc/, e4defrag/*/{run,blktrace,blktrace-append}, journal/,
+# sqlite-prealloc/) and of the device's results (janusd's outputs, the tables):
 #   aging/{level}.iotrace, aged/{level}/disk.img      the Low / High file systems
 #   prealloc/{level}/threads-{n}/unit-{kib}/           appenders with preallocation
 #   e4defrag/{level}/threads-{n}/{run,blktrace}/       appenders, then e4defrag
@@ -15,13 +17,14 @@ TREAT_FS = config["treatments"]["filesystem"]
 TREAT_MKFS = mkfs_options(TREAT_FS)
 treat_params = lambda scale: scale_params(scale)["treat"]
 treat_dir = lambda w: results("treat").format(device=w.device, scale=w.scale)
+treat_runs = lambda w: on_platform("treat", w)
 
 
 rule treat_aging_trace:
     output:
-        results("treat/aging/{level}.iotrace"),
+        workloads("treat/aging/{level}.iotrace"),
     log:
-        results("logs/treat-aging-{level}.log"),
+        workloads("logs/treat-aging-{level}.log"),
     wildcard_constraints:
         level="low|moderate|high|full",
     params:
@@ -36,14 +39,14 @@ rule treat_aging_trace:
 
 rule treat_age:
     input:
-        kernel=lambda w: device_kernel(w.device),
-        agent=lambda w: device_agent(w.device),
+        kernel=lambda w: device_kernel(job_device(w)),
+        agent=lambda w: device_agent(job_device(w)),
         job="jobs/age-image.sh",
-        trace=results("treat/aging/{level}.iotrace"),
+        trace=workloads("treat/aging/{level}.iotrace"),
     output:
-        out=directory(results("treat/aged/{level}")),
+        out=directory(platform_runs("treat/aged/{level}")),
     log:
-        results("logs/treat-aged-{level}.console.log"),
+        platform_runs("logs/treat-aged-{level}.console.log"),
     wildcard_constraints:
         level="low|moderate|high|full",
     threads: guest_cpus
@@ -52,12 +55,13 @@ rule treat_age:
         runtime=guest_runtime_min,
     params:
         python=PYTHON,
+        device=job_device,
         disk_mib=lambda w: treat_params(w.scale)["disk_mib"],
         fs=TREAT_FS,
         mkfs=TREAT_MKFS,
         seed=config["seed"],
     shell:
-        "{params.python} -m mobifrag.platform --device {wildcards.device}"
+        "{params.python} -m mobifrag.platform --device {params.device}"
         " --kernel {input.kernel} --agent {input.agent} --script {input.job}"
         " --disk-mib {params.disk_mib} --out {output.out} --console {log} --keep-disk"
         " -- {params.fs} {params.mkfs} $(realpath {input.trace}) {params.seed}"
@@ -65,14 +69,18 @@ rule treat_age:
 
 rule treat_prealloc:
     input:
-        kernel=lambda w: device_kernel(w.device),
-        agent=lambda w: device_agent(w.device),
+        kernel=lambda w: device_kernel(job_device(w)),
+        agent=lambda w: device_agent(job_device(w)),
         job="jobs/treat-appenders.sh",
-        aged=results("treat/aged/{level}"),
+        aged=platform_runs("treat/aged/{level}"),
     output:
-        out=directory(results("treat/prealloc/{level}/threads-{threads}/unit-{kib}")),
+        out=directory(
+            platform_runs("treat/prealloc/{level}/threads-{threads}/unit-{kib}")
+        ),
     log:
-        results("logs/treat-prealloc-{level}-threads-{threads}-unit-{kib}.console.log"),
+        platform_runs(
+            "logs/treat-prealloc-{level}-threads-{threads}-unit-{kib}.console.log"
+        ),
     wildcard_constraints:
         level="low|moderate|high|full",
         threads=r"\d+",
@@ -83,13 +91,14 @@ rule treat_prealloc:
         runtime=guest_runtime_min,
     params:
         python=PYTHON,
+        device=job_device,
         disk_mib=lambda w: treat_params(w.scale)["disk_mib"],
         fs=TREAT_FS,
         record=config["treatments"]["record_kib"] * 1024,
         file=lambda w: treat_params(w.scale)["file_kib"] * 1024,
         unit=lambda w: int(w.kib) * 1024,
     shell:
-        "{params.python} -m mobifrag.platform --device {wildcards.device}"
+        "{params.python} -m mobifrag.platform --device {params.device}"
         " --kernel {input.kernel} --agent {input.agent} --script {input.job}"
         " --disk-mib {params.disk_mib} --disk-from {input.aged}/disk.img"
         " --out {output.out} --console {log}"
@@ -98,18 +107,20 @@ rule treat_prealloc:
 
 rule treat_e4defrag:
     input:
-        kernel=lambda w: device_kernel(w.device),
-        agent=lambda w: device_agent(w.device),
+        kernel=lambda w: device_kernel(job_device(w)),
+        agent=lambda w: device_agent(job_device(w)),
         job="jobs/treat-appenders.sh",
-        aged=results("treat/aged/{level}"),
+        aged=platform_runs("treat/aged/{level}"),
     output:
-        out=directory(results("treat/e4defrag/{level}/threads-{threads}/run")),
-        blktrace=directory(results("treat/e4defrag/{level}/threads-{threads}/blktrace")),
+        out=directory(platform_runs("treat/e4defrag/{level}/threads-{threads}/run")),
+        blktrace=directory(
+            platform_runs("treat/e4defrag/{level}/threads-{threads}/blktrace")
+        ),
         appends=directory(
-            results("treat/e4defrag/{level}/threads-{threads}/blktrace-append")
+            platform_runs("treat/e4defrag/{level}/threads-{threads}/blktrace-append")
         ),
     log:
-        results("logs/treat-e4defrag-{level}-threads-{threads}.console.log"),
+        platform_runs("logs/treat-e4defrag-{level}-threads-{threads}.console.log"),
     wildcard_constraints:
         level="low|moderate|high|full",
         threads=r"\d+",
@@ -119,12 +130,13 @@ rule treat_e4defrag:
         runtime=guest_runtime_min,
     params:
         python=PYTHON,
+        device=job_device,
         disk_mib=lambda w: treat_params(w.scale)["disk_mib"],
         fs=TREAT_FS,
         record=config["treatments"]["record_kib"] * 1024,
         file=lambda w: treat_params(w.scale)["file_kib"] * 1024,
     shell:
-        "{params.python} -m mobifrag.platform --device {wildcards.device}"
+        "{params.python} -m mobifrag.platform --device {params.device}"
         " --kernel {input.kernel} --agent {input.agent} --script {input.job}"
         " --disk-mib {params.disk_mib} --disk-from {input.aged}/disk.img"
         " --out {output.out} --console {log}"
@@ -136,9 +148,9 @@ rule treat_e4defrag:
 
 rule treat_journal_traces:
     output:
-        directory(results("treat/journal/traces/{mode}")),
+        directory(workloads("treat/journal/traces/{mode}")),
     log:
-        results("logs/treat-journal-traces-{mode}.log"),
+        workloads("logs/treat-journal-traces-{mode}.log"),
     wildcard_constraints:
         mode="delete|truncate|persist|wal",
     params:
@@ -155,14 +167,14 @@ rule treat_journal_traces:
 
 rule treat_journal:
     input:
-        kernel=lambda w: device_kernel(w.device),
-        agent=lambda w: device_agent(w.device),
+        kernel=lambda w: device_kernel(job_device(w)),
+        agent=lambda w: device_agent(job_device(w)),
         job="jobs/treat-replays.sh",
-        traces=results("treat/journal/traces/{mode}"),
+        traces=workloads("treat/journal/traces/{mode}"),
     output:
-        out=directory(results("treat/journal/{mode}")),
+        out=directory(platform_runs("treat/journal/{mode}")),
     log:
-        results("logs/treat-journal-{mode}.console.log"),
+        platform_runs("logs/treat-journal-{mode}.console.log"),
     wildcard_constraints:
         mode="delete|truncate|persist|wal",
     threads: guest_cpus
@@ -171,12 +183,13 @@ rule treat_journal:
         runtime=guest_runtime_min,
     params:
         python=PYTHON,
+        device=job_device,
         disk_mib=lambda w: treat_params(w.scale)["disk_mib"],
         fs=TREAT_FS,
         mkfs=TREAT_MKFS,
         seed=config["seed"],
     shell:
-        "{params.python} -m mobifrag.platform --device {wildcards.device}"
+        "{params.python} -m mobifrag.platform --device {params.device}"
         " --kernel {input.kernel} --agent {input.agent} --script {input.job}"
         " --disk-mib {params.disk_mib} --out {output.out} --console {log}"
         " -- {params.fs} {params.mkfs} $(realpath {input.traces}) {params.seed} 0"
@@ -186,9 +199,9 @@ rule treat_sqlite_prealloc_trace:
     input:
         model=Path(config["autoage"]["models"], "{app}.yaml"),
     output:
-        directory(results("treat/sqlite-prealloc/traces/{app}")),
+        directory(workloads("treat/sqlite-prealloc/traces/{app}")),
     log:
-        results("logs/treat-sqlite-prealloc-trace-{app}.log"),
+        workloads("logs/treat-sqlite-prealloc-trace-{app}.log"),
     wildcard_constraints:
         app="[a-z]+",
     params:
@@ -205,14 +218,14 @@ rule treat_sqlite_prealloc_trace:
 
 rule treat_sqlite_prealloc:
     input:
-        kernel=lambda w: device_kernel(w.device),
-        agent=lambda w: device_agent(w.device),
+        kernel=lambda w: device_kernel(job_device(w)),
+        agent=lambda w: device_agent(job_device(w)),
         job="jobs/treat-replays.sh",
-        traces=results("treat/sqlite-prealloc/traces/{app}"),
+        traces=workloads("treat/sqlite-prealloc/traces/{app}"),
     output:
-        out=directory(results("treat/sqlite-prealloc/{app}")),
+        out=directory(platform_runs("treat/sqlite-prealloc/{app}")),
     log:
-        results("logs/treat-sqlite-prealloc-{app}.console.log"),
+        platform_runs("logs/treat-sqlite-prealloc-{app}.console.log"),
     wildcard_constraints:
         app="[a-z]+",
     threads: guest_cpus
@@ -221,6 +234,7 @@ rule treat_sqlite_prealloc:
         runtime=guest_runtime_min,
     params:
         python=PYTHON,
+        device=job_device,
         disk_mib=lambda w: treat_params(w.scale)["disk_mib"],
         fs=TREAT_FS,
         mkfs=TREAT_MKFS,
@@ -229,7 +243,7 @@ rule treat_sqlite_prealloc:
             str(kib * 1024) for kib in treat_params(w.scale)["sqlite_prealloc_kib"]
         ),
     shell:
-        "{params.python} -m mobifrag.platform --device {wildcards.device}"
+        "{params.python} -m mobifrag.platform --device {params.device}"
         " --kernel {input.kernel} --agent {input.agent} --script {input.job}"
         " --disk-mib {params.disk_mib} --out {output.out} --console {log}"
         " -- {params.fs} {params.mkfs} $(realpath {input.traces}) {params.seed}"
@@ -239,7 +253,7 @@ rule treat_sqlite_prealloc:
 rule treat_prealloc_table:
     input:
         lambda w: treatment_runs.run_outputs(
-            treatment_runs.prealloc_runs(treat_dir(w), treat_params(w.scale)), 1
+            treatment_runs.prealloc_runs(treat_runs(w), treat_params(w.scale)), 1
         ),
     output:
         results("treat/prealloc/dof.csv"),
@@ -248,7 +262,7 @@ rule treat_prealloc_table:
     params:
         python=PYTHON,
         runs=lambda w: run_labels(
-            treatment_runs.prealloc_runs(treat_dir(w), treat_params(w.scale))
+            treatment_runs.prealloc_runs(treat_runs(w), treat_params(w.scale))
         ),
     shell:
         "{params.python} -m mobifrag.treatment_tables dof {params.runs}"
@@ -258,7 +272,10 @@ rule treat_prealloc_table:
 rule treat_e4defrag_table:
     input:
         lambda w: treatment_runs.run_outputs(
-            treatment_runs.defrag_runs(treat_dir(w), treat_params(w.scale)), 1
+            treatment_runs.defrag_runs(
+                treat_runs(w), treat_dir(w), treat_params(w.scale)
+            ),
+            1,
         ),
     output:
         results("treat/e4defrag/dof.csv"),
@@ -267,7 +284,9 @@ rule treat_e4defrag_table:
     params:
         python=PYTHON,
         runs=lambda w: run_labels(
-            treatment_runs.defrag_runs(treat_dir(w), treat_params(w.scale))
+            treatment_runs.defrag_runs(
+                treat_runs(w), treat_dir(w), treat_params(w.scale)
+            )
         ),
     shell:
         "{params.python} -m mobifrag.treatment_tables dof {params.runs}"
@@ -296,7 +315,7 @@ rule treat_e4defrag_flash_table:
 rule treat_journal_table:
     input:
         lambda w: treatment_runs.run_outputs(
-            treatment_runs.journal_runs(treat_dir(w), treat_params(w.scale)), 3
+            treatment_runs.journal_runs(treat_runs(w), treat_params(w.scale)), 3
         ),
     output:
         results("treat/journal/dof.csv"),
@@ -305,7 +324,7 @@ rule treat_journal_table:
     params:
         python=PYTHON,
         runs=lambda w: run_labels(
-            treatment_runs.journal_runs(treat_dir(w), treat_params(w.scale))
+            treatment_runs.journal_runs(treat_runs(w), treat_params(w.scale))
         ),
     shell:
         "{params.python} -m mobifrag.treatment_tables dof {params.runs}"
@@ -316,7 +335,7 @@ rule treat_sqlite_prealloc_tables:
     input:
         lambda w: treatment_runs.run_outputs(
             treatment_runs.sqlite_prealloc_runs(
-                treat_dir(w), treat_params(w.scale), app_package
+                treat_runs(w), treat_params(w.scale), app_package
             ),
             3,
         ),
@@ -329,7 +348,7 @@ rule treat_sqlite_prealloc_tables:
         python=PYTHON,
         runs=lambda w: run_labels(
             treatment_runs.sqlite_prealloc_runs(
-                treat_dir(w), treat_params(w.scale), app_package
+                treat_runs(w), treat_params(w.scale), app_package
             )
         ),
     shell:

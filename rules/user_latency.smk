@@ -1,6 +1,8 @@
 # User-perceived latencies (TMC §5.2, Figs. 10–12): app launch, app install and SQLite
 # queries on three aged states. Parameters: `user_latency` and each scale's
-# `user_latency` in config/config.yaml. Paths under results/{device}/{scale}/user-latency/:
+# `user_latency` in config/config.yaml. Paths under results/workloads/{scale}/user-latency/ (traces,
+# tiles), results/platform/{platform}/{scale}/user-latency/ (aged images, runs) and
+# results/{device}/{scale}/user-latency/ (the table):
 #   aging/{state}.iotrace, aged/{state}/        the No / Moderate / Severe images (kept
 #                                               disk.img + fragcheck snapshot/)
 #   install/                                    one install trace per app + apps.tsv
@@ -21,7 +23,7 @@ for name, preset in config["scales"].items():
             f"config: scales.{name}.user_latency.states: {', '.join(unknown)} not in"
             f" user_latency.states ({', '.join(UL['states'])})"
         )
-ul_dir = lambda w: results("user-latency").format(device=w.device, scale=w.scale)
+ul_dir = lambda w: on_platform("user-latency", w)
 
 
 # An app's scenario model: TMC Table 3's, or one the config names (the game).
@@ -32,9 +34,9 @@ ul_model = lambda app: UL["models"].get(
 
 rule user_latency_aging_trace:
     output:
-        results("user-latency/aging/{state}.iotrace"),
+        workloads("user-latency/aging/{state}.iotrace"),
     log:
-        results("logs/user-latency-aging-{state}.log"),
+        workloads("logs/user-latency-aging-{state}.log"),
     wildcard_constraints:
         state=UL_STATES,
     params:
@@ -58,14 +60,14 @@ rule user_latency_aging_trace:
 
 rule user_latency_age:
     input:
-        kernel=lambda w: device_kernel(w.device),
-        agent=lambda w: device_agent(w.device),
+        kernel=lambda w: device_kernel(job_device(w)),
+        agent=lambda w: device_agent(job_device(w)),
         job="jobs/age-image.sh",
-        trace=results("user-latency/aging/{state}.iotrace"),
+        trace=workloads("user-latency/aging/{state}.iotrace"),
     output:
-        out=directory(results("user-latency/aged/{state}")),
+        out=directory(platform_runs("user-latency/aged/{state}")),
     log:
-        results("logs/user-latency-aged-{state}.console.log"),
+        platform_runs("logs/user-latency-aged-{state}.console.log"),
     wildcard_constraints:
         state=UL_STATES,
     threads: guest_cpus
@@ -74,12 +76,13 @@ rule user_latency_age:
         runtime=guest_runtime_min,
     params:
         python=PYTHON,
+        device=job_device,
         disk_mib=lambda w: ul_params(w.scale)["disk_mib"],
         fs=UL["filesystem"],
         mkfs=mkfs_options(UL["filesystem"]),
         seed=config["seed"],
     shell:
-        "{params.python} -m mobifrag.platform --device {wildcards.device}"
+        "{params.python} -m mobifrag.platform --device {params.device}"
         " --kernel {input.kernel} --agent {input.agent} --script {input.job}"
         " --disk-mib {params.disk_mib} --out {output.out} --console {log} --keep-disk"
         " -- {params.fs} {params.mkfs} $(realpath {input.trace}) {params.seed}"
@@ -89,9 +92,9 @@ rule user_latency_install_traces:
     input:
         models=[ul_model(app) for app in UL["apps"]],
     output:
-        directory(results("user-latency/install")),
+        directory(workloads("user-latency/install")),
     log:
-        results("logs/user-latency-install-traces.log"),
+        workloads("logs/user-latency-install-traces.log"),
     params:
         python=PYTHON,
         seed=config["seed"],
@@ -107,9 +110,9 @@ rule user_latency_tile_db:
     input:
         model=Path(config["autoage"]["models"], "earth.yaml"),
     output:
-        results("user-latency/tiles/mirth_cache.db"),
+        workloads("user-latency/tiles/mirth_cache.db"),
     log:
-        results("logs/user-latency-tile-db.log"),
+        workloads("logs/user-latency-tile-db.log"),
     params:
         python=PYTHON,
         seed=config["seed"],
@@ -121,17 +124,17 @@ rule user_latency_tile_db:
 
 rule user_latency_run:
     input:
-        kernel=lambda w: device_kernel(w.device),
-        agent=lambda w: device_agent(w.device),
+        kernel=lambda w: device_kernel(job_device(w)),
+        agent=lambda w: device_agent(job_device(w)),
         job="jobs/user-latency.sh",
-        aged=results("user-latency/aged/{state}"),
-        install=results("user-latency/install"),
-        tiles=results("user-latency/tiles/mirth_cache.db"),
+        aged=platform_runs("user-latency/aged/{state}"),
+        install=workloads("user-latency/install"),
+        tiles=workloads("user-latency/tiles/mirth_cache.db"),
         queries=UL["queries"],
     output:
-        out=directory(results("user-latency/{state}/run")),
+        out=directory(platform_runs("user-latency/{state}/run")),
     log:
-        results("logs/user-latency-{state}.console.log"),
+        platform_runs("logs/user-latency-{state}.console.log"),
     wildcard_constraints:
         state=UL_STATES,
     threads: guest_cpus
@@ -140,11 +143,12 @@ rule user_latency_run:
         runtime=guest_runtime_min,
     params:
         python=PYTHON,
+        device=job_device,
         disk_mib=lambda w: ul_params(w.scale)["disk_mib"],
         fs=UL["filesystem"],
         seed=config["seed"],
     shell:
-        "{params.python} -m mobifrag.platform --device {wildcards.device}"
+        "{params.python} -m mobifrag.platform --device {params.device}"
         " --kernel {input.kernel} --agent {input.agent} --script {input.job}"
         " --disk-mib {params.disk_mib} --disk-from {input.aged}/disk.img"
         " --out {output.out} --console {log}"

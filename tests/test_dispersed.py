@@ -2,11 +2,10 @@
 
 import csv
 import json
-import shutil
 
 import pytest
 
-from conftest import REPO, snakemake
+from conftest import REPO, clear_results, emulator_platform_run, snakemake
 from mobifrag import dispersed_table
 
 DISPERSED = REPO / "results/emulator-emmc/test/dispersed/ext4"
@@ -46,7 +45,7 @@ def test_a_missing_fio_report_is_named(tmp_path):
 
 @pytest.fixture(scope="module")
 def dispersed(emulator_kernel):
-    shutil.rmtree(DISPERSED, ignore_errors=True)
+    clear_results("test", "dispersed")
     snakemake(str((DISPERSED / "dispersed.csv").relative_to(REPO)), "--config", "scale=test")
     with open(DISPERSED / "dispersed.csv") as handle:
         return {(r["op"], int(r["region_mib"]), r["model"]): r for r in csv.DictReader(handle)}
@@ -88,4 +87,8 @@ def test_garbage_collection_dominates_aged_writes(dispersed):
 @pytest.mark.emulator
 def test_each_phase_keeps_its_block_trace(dispersed):
     for op, region, _ in dispersed:
-        assert list((DISPERSED / "run/blktrace" / f"{op}-{region}").glob("trace.blktrace.*"))
+        assert list(
+            (emulator_platform_run("test") / "dispersed/ext4/run/blktrace" / f"{op}-{region}").glob(
+                "trace.blktrace.*"
+            )
+        )

@@ -291,7 +291,11 @@ def test_dof_lp_pairs_each_files_dof_with_its_dof_p(snapshot_dir, tmp_path):
     out = tmp_path / "lp.csv"
     assert (
         janusd_tables.main(
-            ["dof-lp", "--run", "level=low,threads=2", str(folder), "--out", str(out)]
+            [
+                *("dof-lp", "--run", "level=low,threads=2"),
+                *(str(folder / "run/snapshot"), str(folder / "ftl-append.dop.csv")),
+                *("--out", str(out)),
+            ]
         )
         == 0
     )
@@ -299,5 +303,5 @@ def test_dof_lp_pairs_each_files_dof_with_its_dof_p(snapshot_dir, tmp_path):
         rows = [(r["path"], r["dof"], r["dof_p"], r["level"]) for r in csv.DictReader(handle)]
     assert rows == [("writer0.db", "2", "0.75", "low"), ("writer1.db", "1", "0.875", "low")]
     (folder / "ftl-append.dop.csv").write_text(dop.splitlines()[0] + "\n")
-    with pytest.raises(JanusdError, match="writer0.db has no DoF_P"):
-        janusd_tables.dof_lp_rows({}, folder)
+    with pytest.raises(JanusdError, match="writer0.db of .* has no DoF_P"):
+        janusd_tables.dof_lp_rows({}, folder / "run/snapshot", folder / "ftl-append.dop.csv")

@@ -4,17 +4,17 @@ replayed through ftl-sim after the appends' own block trace. Low utilization onl
 
 import csv
 import json
-import shutil
 
 import pytest
 
-from conftest import REPO, snakemake
+from conftest import REPO, clear_results, emulator_platform_run, snakemake
 from mobifrag.fragment_tables import dof_rows
 from mobifrag.snapshot import read_snapshot
 
 pytestmark = pytest.mark.emulator
 
 RUN = "results/emulator-emmc/test/treat/e4defrag/low/threads-5"
+E4DEFRAG_RUN = emulator_platform_run("test") / "treat/e4defrag/low/threads-5"
 PAGE = 4096
 
 
@@ -30,15 +30,15 @@ def summary(name):
 @pytest.fixture(scope="module")
 def janusd_run(emulator_kernel):
     # Always a fresh real run: results of an earlier run must not stand in for it.
-    shutil.rmtree(REPO / RUN, ignore_errors=True)
+    clear_results("test", "treat/e4defrag/low/threads-5")
     names = ("append", "e4defrag", "janusdl", "janusd")
     snakemake(*(f"{RUN}/ftl-{name}.json" for name in names), "--config", "scale=test")
     return {name: summary(name) for name in names}
 
 
 def test_janusdl_reaches_e4defrags_dof(janusd_run):
-    before = dof_rows(read_snapshot(REPO / RUN / "run/snapshot"))
-    e4defrag = dof_rows(read_snapshot(REPO / RUN / "run/after"))
+    before = dof_rows(read_snapshot(E4DEFRAG_RUN / "run/snapshot"))
+    e4defrag = dof_rows(read_snapshot(E4DEFRAG_RUN / "run/after"))
     janusdl = dof_rows(read_snapshot(REPO / RUN / "janusdl/after"))
     assert len(e4defrag) == 5
     assert max(float(r["dof"]) for r in before) > 1

@@ -1,11 +1,10 @@
 """TMC §5.1/§5.3.1 at the test scale: a file in 4 KiB holes vs the same file pristine."""
 
 import csv
-import shutil
 
 import pytest
 
-from conftest import REPO, snakemake
+from conftest import REPO, clear_results, emulator_platform_run, snakemake
 
 pytestmark = pytest.mark.emulator
 
@@ -14,7 +13,7 @@ SCAN = REPO / "results/emulator-emmc/test/scan"
 
 @pytest.fixture(scope="module")
 def scan(emulator_kernel):
-    shutil.rmtree(SCAN, ignore_errors=True)
+    clear_results("test", "scan")
     snakemake(str((SCAN / "ext4/fit.csv").relative_to(REPO)), "--config", "scale=test")
     with open(SCAN / "ext4/scan.csv") as handle:
         rows = {row["trace"]: row for row in csv.DictReader(handle)}
@@ -45,4 +44,8 @@ def test_modeled_time_is_linear_in_dof(scan):
 
 def test_blktrace_files_are_kept_with_the_results(scan):
     for name in ("pristine", "holes-000004k"):
-        assert list((SCAN / "ext4/run/blktrace" / name).glob("trace.blktrace.*"))
+        assert list(
+            (emulator_platform_run("test") / "scan/ext4/run/blktrace" / name).glob(
+                "trace.blktrace.*"
+            )
+        )

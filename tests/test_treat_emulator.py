@@ -3,19 +3,20 @@ ext4 in the guest, the agent's fallocate preallocation, the real e4defrag under
 blktrace, ftl-sim on its block trace. Only the Low-utilization runs, to stay short."""
 
 import json
-import shutil
 import statistics
 
 import pytest
 
-from conftest import REPO, snakemake
+from conftest import REPO, clear_results, emulator_platform_run, snakemake
 from mobifrag.snapshot import read_snapshot
 from mobifrag.treatment_tables import treatment_rows
 
 pytestmark = pytest.mark.emulator
 
 TREAT = "results/emulator-emmc/test/treat"
-PREALLOC = f"{TREAT}/prealloc/low/threads-5"
+RUNS = emulator_platform_run("test") / "treat"
+PREALLOC = (RUNS / "prealloc/low/threads-5").relative_to(REPO)
+RUN_DEFRAG = (RUNS / "e4defrag/low/threads-5").relative_to(REPO)
 DEFRAG = f"{TREAT}/e4defrag/low/threads-5"
 FILE_BYTES = 256 * 1024  # scales.test.treat.file_kib
 
@@ -33,14 +34,14 @@ def mean_dof(rows):
 @pytest.fixture(scope="module")
 def treated(emulator_kernel):
     # Always fresh real runs: results of an earlier run must not stand in for these.
-    shutil.rmtree(REPO / TREAT, ignore_errors=True)
+    clear_results("test", "treat")
     targets = [f"{PREALLOC}/unit-0", f"{PREALLOC}/unit-128", f"{DEFRAG}/ftl.json"]
     snakemake(*targets, "--config", "scale=test")
     return {
         "none": dof_of(f"{PREALLOC}/unit-0/snapshot"),
         "prealloc": dof_of(f"{PREALLOC}/unit-128/snapshot"),
-        "before": dof_of(f"{DEFRAG}/run/snapshot"),
-        "after": dof_of(f"{DEFRAG}/run/after"),
+        "before": dof_of(f"{RUN_DEFRAG}/run/snapshot"),
+        "after": dof_of(f"{RUN_DEFRAG}/run/after"),
         "ftl": json.loads((REPO / DEFRAG / "ftl.json").read_text()),
     }
 
@@ -77,4 +78,4 @@ def test_e4defrag_writes_reach_flash(treated):
     ftl = treated["ftl"]
     assert ftl["requests"]["write"]["bytes"] >= 0.9 * moved
     assert ftl["flash"]["bytes_written"] >= ftl["requests"]["write"]["bytes"] * 0.99
-    assert (REPO / DEFRAG / "blktrace").is_dir()
+    assert (REPO / RUN_DEFRAG / "blktrace").is_dir()

@@ -178,27 +178,24 @@ def test_treatment_runs_name_every_combination():
         f"{t}/prealloc/high/threads-5/unit-128/snapshot"
     )
     assert treatment_runs.run_outputs(pre, 1)[0] == f"{t}/prealloc/high/threads-1/unit-0"
-    defrag = treatment_runs.defrag_runs(t, PRESET)
+    d = "results/dev/s/treat"
+    defrag = treatment_runs.defrag_runs(t, d, PRESET)
     low = "level=low,threads=5"
     assert defrag[f"{low},method=e4defrag,phase=after_defrag"] == (
         f"{t}/e4defrag/low/threads-5/run/after"
     )
     assert defrag[f"{low},method=janusdL,phase=after_defrag"] == (
-        f"{t}/e4defrag/low/threads-5/janusdl/after"
+        f"{d}/e4defrag/low/threads-5/janusdl/after"
     )
     assert defrag[f"{low},method=janusdL,phase=before_defrag"] == (
         f"{t}/e4defrag/low/threads-5/run/snapshot"
     )
     assert treatment_runs.run_outputs(defrag, 1) == [
-        f"{t}/e4defrag/high/threads-5/janusdl",
         f"{t}/e4defrag/high/threads-5/run",
-        f"{t}/e4defrag/low/threads-5/janusdl",
         f"{t}/e4defrag/low/threads-5/run",
+        f"{d}/e4defrag/high/threads-5/janusdl",
+        f"{d}/e4defrag/low/threads-5/janusdl",
     ]
-    assert treatment_runs.defrag_folders(t, PRESET) == {
-        "level=low,threads=5": f"{t}/e4defrag/low/threads-5",
-        "level=high,threads=5": f"{t}/e4defrag/high/threads-5",
-    }
     journal = treatment_runs.journal_runs(t, PRESET)
     assert treatment_runs.run_outputs(journal, 3) == [f"{t}/journal/persist", f"{t}/journal/wal"]
     sqlite = treatment_runs.sqlite_prealloc_runs(t, PRESET, lambda app: f"com.{app}")

@@ -3,12 +3,11 @@ kept, five apps installed and launched and the tile-cache queries replayed on a 
 each under blktrace, ftl-sim on every trace, Figs. 10–12 drawn from the table."""
 
 import csv
-import shutil
 from collections import defaultdict
 
 import pytest
 
-from conftest import REPO, snakemake
+from conftest import REPO, clear_results, emulator_platform_run, snakemake
 from mobifrag.snapshot import read_snapshot
 
 pytestmark = pytest.mark.emulator
@@ -22,7 +21,7 @@ STATES = ("no", "severe")  # scales.test.user_latency.states
 @pytest.fixture(scope="module")
 def latency(emulator_kernel):
     # Always fresh real runs: results of an earlier run must not stand in for these.
-    shutil.rmtree(REPO / RUN, ignore_errors=True)
+    clear_results("test", "user-latency")
     figures = [f"{FIGURES}/tmc-fig{n}.pdf" for n in ("10-launch", "11-install", "12-sqlite")]
     # One emulator at a time.
     snakemake(f"{RUN}/latency.csv", *figures, "--config", "scale=test", "--cores", "1")
@@ -68,13 +67,15 @@ def test_sqlite_queries_ran_on_every_state(latency):
 
 def test_aged_states_are_kept_with_their_snapshots(latency):
     for state in STATES:
-        aged = REPO / RUN / "aged" / state
+        aged = emulator_platform_run("test") / "user-latency/aged" / state
         assert (aged / "disk.img").stat().st_size == 128 * 1024 * 1024
         files = {f.path for f in read_snapshot(aged / "snapshot").files}
         assert "aging/large/filler.bin" in files
         holes = [p for p in files if p.startswith("aging/comb/hole-")]
         assert not holes, f"{state}: deleted small files remain"
-    severe = read_snapshot(REPO / RUN / "aged/severe/snapshot").files
+    severe = read_snapshot(
+        emulator_platform_run("test") / "user-latency/aged/severe/snapshot"
+    ).files
     assert sum(f.path.startswith("aging/comb/keep-") for f in severe) > 1000
 
 

@@ -1,0 +1,47 @@
+import yaml
+
+from conftest import REPO
+from mobifrag.stability import main
+
+
+def claims_csv(path, rows):
+    lines = ["id,figure,basis,measured,verdict"] + [f"{i},f,layout,{m},{v}" for i, m, v in rows]
+    path.write_text("\n".join(lines) + "\n")
+    return str(path)
+
+
+def test_same_verdicts_are_stable(tmp_path, capsys):
+    rows = [("a", 1.2, "reproduced"), ("b", 0.4, "not reproduced")]
+    first, second = claims_csv(tmp_path / "1.csv", rows), claims_csv(tmp_path / "2.csv", rows)
+    assert main(["compare", first, second]) == 0
+    assert "2 claims; 0 verdicts differ" in capsys.readouterr().out
+
+
+def test_a_flip_between_reproduced_and_not_fails(tmp_path, capsys):
+    first = claims_csv(tmp_path / "1.csv", [("a", 1.6, "reproduced"), ("b", 2, "inconclusive")])
+    second = claims_csv(tmp_path / "2.csv", [("a", 0.8, "not reproduced"), ("b", 3, "reproduced")])
+    assert main(["compare", first, second]) == 1
+    out = capsys.readouterr().out
+    assert "2 verdicts differ, 1 of them between reproduced and not reproduced" in out
+    assert "| a | reproduced | 1.6 | not reproduced | 0.8 |" in out
+
+
+def test_inconclusive_differences_are_listed_but_pass(tmp_path, capsys):
+    first = claims_csv(tmp_path / "1.csv", [("a", 1.6, "reproduced")])
+    second = claims_csv(tmp_path / "2.csv", [("a", 1.1, "inconclusive")])
+    assert main(["compare", first, second]) == 0
+    assert "| a | reproduced | 1.6 | inconclusive | 1.1 |" in capsys.readouterr().out
+
+
+def test_damaged_table_is_named(tmp_path, capsys):
+    first = claims_csv(tmp_path / "1.csv", [("a", 1, "reproduced")])
+    (tmp_path / "2.csv").write_text("id,verdict\n,reproduced\n")
+    assert main(["compare", first, str(tmp_path / "2.csv")]) == 1
+    assert "2.csv:2: no id or verdict" in capsys.readouterr().err
+
+
+def test_prepare_copies_the_scale_under_a_new_name(tmp_path):
+    out = tmp_path / "stability.yaml"
+    assert main(["prepare", "--scale", "test", "--out", str(out)]) == 0
+    config = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
+    assert yaml.safe_load(out.read_text()) == {"scales": {"test-again": config["scales"]["test"]}}
