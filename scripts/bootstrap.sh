@@ -1,9 +1,22 @@
 #!/usr/bin/env bash
 # Install what the pipeline needs, idempotently: Debian packages from one list, the
-# Python virtual environment from pinned requirements, and the agent and ftl-sim builds.
-# A second run with everything present only checks, which takes a few seconds.
+# Python virtual environment from the hash-locked requirements.lock, and the agent and
+# ftl-sim builds. A second run with everything present only checks, which takes a few
+# seconds.
+#
+#   scripts/bootstrap.sh                 install what is missing
+#   scripts/bootstrap.sh --python-only   only the Python environment (MOBIFRAG_VENV: where)
+#   scripts/bootstrap.sh --lock [ARGS]   re-resolve requirements.lock from requirements.txt
+#                                        (ARGS go to `uv pip compile`, e.g. --upgrade)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+# requirements.txt lists the direct dependencies; requirements.lock pins their whole
+# closure with hashes, resolved for CPython 3.11 on x86_64 Linux by this uv.
+UV_VERSION=0.13.9
+LOCK_PYTHON_VERSION=3.11
+LOCK_PLATFORM=x86_64-unknown-linux-gnu
+VENV=${MOBIFRAG_VENV:-.venv}
 
 die() { echo "bootstrap: $*" >&2; exit 1; }
 
@@ -43,18 +56,51 @@ install_debian_packages() {
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing
 }
 
+# normalized_pins FILE: "name==version" of every pinned line, names as PEP 503 spells them.
+normalized_pins() {
+  sed -n 's/^\([A-Za-z0-9][A-Za-z0-9._-]*\)==\([^ ;#\\]*\).*/\1 \2/p' "$1" \
+    | awk '{ name = tolower($1); gsub(/[._-]+/, "-", name); print name "==" $2 }' | sort -u
+}
+
+# The lock must pin every direct dependency at requirements.txt's version.
+check_lock_covers_requirements() {
+  [ -f requirements.lock ] || die "requirements.lock is missing: run scripts/bootstrap.sh --lock"
+  local stale
+  stale=$(comm -23 <(normalized_pins requirements.txt) <(normalized_pins requirements.lock))
+  [ -z "$stale" ] || die "requirements.lock does not pin $(echo "$stale" | tr '\n' ' ')\
+— requirements.txt changed: run scripts/bootstrap.sh --lock"
+}
+
 python_environment() {
   local python=${PYTHON:-python3}
-  local stamp=.venv/requirements.sha256
+  local stamp=$VENV/requirements.lock.sha256
   local want
-  want=$(sha256sum requirements.txt | cut -d' ' -f1)
+  check_lock_covers_requirements
+  want=$(sha256sum requirements.lock | cut -d' ' -f1)
   [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] && return 0
   command -v "$python" >/dev/null || die "$python not found: install Python 3.11 or newer"
-  echo "bootstrap: creating .venv from requirements.txt"
-  [ -x .venv/bin/python ] || "$python" -m venv .venv || die "cannot create a venv with $python"
-  .venv/bin/python -m pip install --quiet --upgrade pip
-  .venv/bin/python -m pip install --quiet -r requirements.txt
+  echo "bootstrap: installing $VENV from requirements.lock (hashes required)"
+  [ -x "$VENV/bin/python" ] || "$python" -m venv "$VENV" || die "cannot create a venv with $python"
+  # The venv's own pip installs the lock; nothing outside it (pip itself included) is
+  # upgraded, so what is installed is exactly what the lock names.
+  "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check --require-hashes \
+    --no-deps -r requirements.lock
   echo "$want" > "$stamp"
+}
+
+# lock_requirements [ARGS]: requirements.lock re-resolved from requirements.txt by a pinned
+# uv in a throwaway venv; versions already in the lock are kept unless ARGS say otherwise.
+lock_requirements() {
+  local python=${PYTHON:-python3} tmp
+  tmp=$(mktemp -d)
+  # shellcheck disable=SC2064  # expand $tmp now: it is local to this function
+  trap "rm -rf '$tmp'" EXIT
+  "$python" -m venv "$tmp/venv"
+  "$tmp/venv/bin/python" -m pip install --quiet --disable-pip-version-check "uv==$UV_VERSION"
+  "$tmp/venv/bin/uv" pip compile requirements.txt --quiet --generate-hashes \
+    --python-version "$LOCK_PYTHON_VERSION" --python-platform "$LOCK_PLATFORM" \
+    --custom-compile-command "scripts/bootstrap.sh --lock" -o requirements.lock "$@"
+  echo "bootstrap: requirements.lock pins $(grep -c '^[a-z0-9]' requirements.lock) packages"
 }
 
 native_builds() {
@@ -65,7 +111,19 @@ native_builds() {
   fi
 }
 
-install_debian_packages
-python_environment
-native_builds
-echo "bootstrap: ready"
+case "${1:-}" in
+  --lock)
+    shift
+    lock_requirements "$@"
+    ;;
+  --python-only)
+    python_environment
+    ;;
+  "")
+    install_debian_packages
+    python_environment
+    native_builds
+    echo "bootstrap: ready"
+    ;;
+  *) die "unknown option $1 (--lock, --python-only or none)" ;;
+esac
