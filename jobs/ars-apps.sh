@@ -5,8 +5,10 @@
 # created with user.ars and the app's scenario trace (SELECTION/<app>/traces/*.iotrace)
 # is replayed with the same list as --mark-list, so a reserved file the trace (or SQLite)
 # deletes and recreates gets user.ars again before its first write. Outputs:
-# ./replay/<state>-<app>.json (the agent's seconds), ./marked-<state>-<app>.json,
-# ./create.tsv, ./fragbench-moderate.json, ./state/<state>/, fsck.f2fs per state.
+# ./replay/<state>-<app>.json (the agent's seconds) with the app's blktrace in
+# ./blktrace/<state>-<app>/ (its reserved files' creation in
+# ./blktrace/create-apps-<state>-<app>/), ./marked-<state>-<app>.json, ./create.tsv,
+# ./fragbench-moderate.json, ./state/<state>/, fsck.f2fs per state.
 #
 #   ars-apps.sh SCHEME FILL START MIN SELECTION "APPS" SEED
 set -eu
@@ -20,6 +22,15 @@ mnt=$TMPDIR/fs
 : > phases.tsv
 mkdir -p replay
 
+# replay_app APP STATE: the app's scenario traces, one after the other.
+replay_app() {
+  for trace in "$selection/$1/traces"/*.iotrace; do
+    "$MOBIFRAG_AGENT" replay --trace "$trace" --root "$mnt/data" --seed "$seed" \
+      --mark-list "$selection/$1/reserved.txt" \
+      > "replay/$2-$1.json" || die "replay of $1 ($2) failed"
+  done
+}
+
 for state in low moderate; do
   phase "$state-prepare"
   scheme_mount "$scheme" "$mnt"
@@ -30,12 +41,9 @@ for state in low moderate; do
   mkdir -p "$mnt/data"
   phase "$state-replay"
   for app in $apps; do
-    ars_guest create "$mnt/data" "$selection/$app/reserved.txt" apps
-    for trace in "$selection/$app/traces"/*.iotrace; do
-      "$MOBIFRAG_AGENT" replay --trace "$trace" --root "$mnt/data" --seed "$seed" \
-        --mark-list "$selection/$app/reserved.txt" \
-        > "replay/$state-$app.json" || die "replay of $app ($state) failed"
-    done
+    traced "create-apps-$state-$app" \
+      ars_guest create "$mnt/data" "$selection/$app/reserved.txt" apps
+    traced "$state-$app" replay_app "$app" "$state"
     ars_guest marked "$mnt/data" "$selection/$app/reserved.txt" > "marked-$state-$app.json"
   done
   sync

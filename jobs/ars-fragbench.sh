@@ -3,8 +3,9 @@
 # NFILES user.ars files of FILE bytes (each written by WRITERS concurrent 4 KiB fsync
 # writers) are measured with fio at Low (pristine), then the fragmentation benchmark
 # (fill to FILL %, delete every other file, halve the size from START down to MIN bytes)
-# ages the file system to High and they are measured again. ./fio/<state>-<rw>.json,
-# ./snapshot/<state>/ (the reserved files after each state's measurements),
+# ages the file system to High and they are measured again. ./fio/<state>-<rw>.json
+# with each fio run's blktrace in ./blktrace/<state>-<rw>/ (the reserved files' creation
+# in ./blktrace/create-synthetic/), ./snapshot/<state>/ (the reserved files after each state's measurements),
 # ./state/<aged|measured>/ (F2FS status, free-space map, disk counters around the High
 # measurements), ./fragbench-high.json, ./create.tsv, fsck.f2fs at the end.
 #

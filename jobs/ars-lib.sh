@@ -83,6 +83,23 @@ phase() {
   printf '%s\t%s\n' "$1" "$(date +%s.%N)" >> phases.tsv
 }
 
+# traced NAME COMMAND...: COMMAND as one measured phase under blktrace (lib.sh), into
+# ./blktrace/NAME/. Whatever is dirty before it is synced first, so the trace holds the
+# phase's own requests, and it ends with a sync, so the write-back the phase left behind
+# (metadata, a checkpoint) counts toward it; the tables replay the trace through the
+# device model. What the phase itself times (its wall time) excludes both syncs.
+# Its status is COMMAND's (a caller's `|| die` sees a failure).
+traced() {
+  traced_name=$1 traced_status=0
+  shift
+  sync
+  trace_start "$traced_name"
+  "$@" || traced_status=$?
+  sync
+  trace_stop "$traced_name"
+  return "$traced_status"
+}
+
 # fragbench DIR FILL START MIN NAME: the fragmentation benchmark (ARS §V.A) below DIR;
 # its summary goes to ./fragbench-NAME.json.
 fragbench() {
@@ -108,14 +125,15 @@ f2fs_state() {
 
 # reserved_files DIR COUNT FILE WRITERS: COUNT user.ars files of FILE bytes in DIR
 # (file-00 ...; their names in DIR.list), created by ars_guest create (timed, workload
-# "synthetic"), then all written at once, each by WRITERS concurrent 4 KiB fsync writers
-# with a slice each (ARS Fig. 1's fragmented file; one fio run, as fio starts slowly in
-# TCG). Prints the files as one fio filename list.
+# "synthetic"; traced as phase create-synthetic), then all written at once, each by
+# WRITERS concurrent 4 KiB fsync writers with a slice each (ARS Fig. 1's fragmented
+# file; one fio run, as fio starts slowly in TCG). Prints the files as one fio filename
+# list.
 reserved_files() {
   dir=$1 count=$2 size=$3 writers=$4
   for i in $(seq -w 0 $(( count - 1 ))); do echo "file-$i"; done > "$dir.list"
   mkdir -p "$dir"
-  ars_guest create "$dir" "$dir.list" synthetic
+  traced create-synthetic ars_guest create "$dir" "$dir.list" synthetic
   names=""
   set --
   while read -r name; do
@@ -132,7 +150,8 @@ reserved_files() {
 # fio_measure NAME FILES SEQ_BS RAND_BS: sequential and random reads and writes over
 # the files of the fio filename list FILES (their whole size; writes fsync'd, reads
 # cold: the page cache is dropped before each run, as the guest kernel has no fadvise
-# for fio's own invalidation); fio's JSON into ./fio/NAME-RW.json.
+# for fio's own invalidation); fio's JSON into ./fio/NAME-RW.json, each run's blktrace
+# into ./blktrace/NAME-RW/.
 fio_measure() {
   mkdir -p fio
   for rw in read write randread randwrite; do
@@ -142,7 +161,7 @@ fio_measure() {
     esac
     sync
     echo 3 > /proc/sys/vm/drop_caches
-    fio --name="$rw" --filename="$2" --rw="$rw" --bs="$bs" --ioengine=psync \
+    traced "$1-$rw" fio --name="$rw" --filename="$2" --rw="$rw" --bs="$bs" --ioengine=psync \
       --fsync="$([ "${rw#*write}" != "$rw" ] && echo 1 || echo 0)" --fallocate=none \
       --file_service_type="$service" --randrepeat=1 --thread --invalidate=0 \
       --output-format=json \

@@ -4,8 +4,9 @@
 # (the databases and their journals) are created with user.ars, then the SQLite traces
 # TRACE_DIR/*.iotrace run in name order (insert, update, delete), with the same list as
 # the agent's --mark-list (a recreated journal gets user.ars again). ./replay/<name>.json
-# (the agent's counts and seconds), ./marked.json, ./create.tsv, ./fragbench-moderate.json,
-# ./state/end/, fsck.f2fs at the end.
+# (the agent's counts and seconds) with each trace's blktrace in ./blktrace/sqlite-<name>/
+# (the files' creation in ./blktrace/create-sqlite/), ./marked.json, ./create.tsv,
+# ./fragbench-moderate.json, ./state/end/, fsck.f2fs at the end.
 #
 #   ars-sqlite.sh SCHEME FILL START MIN TRACE_DIR SEED
 set -eu
@@ -24,11 +25,11 @@ fragbench "$mnt" "$fill" "$start" "$min" moderate
 scheme_remount "$scheme" "$mnt"
 mkdir -p "$mnt/data" replay
 phase sqlite
-ars_guest create "$mnt/data" "$trace_dir/reserved.txt" sqlite
+traced create-sqlite ars_guest create "$mnt/data" "$trace_dir/reserved.txt" sqlite
 for trace in "$trace_dir"/*.iotrace; do
   name=$(basename "$trace" .iotrace)
-  "$MOBIFRAG_AGENT" replay --trace "$trace" --root "$mnt/data" --seed "$seed" \
-    --mark-list "$trace_dir/reserved.txt" \
+  traced "sqlite-$name" "$MOBIFRAG_AGENT" replay --trace "$trace" --root "$mnt/data" \
+    --seed "$seed" --mark-list "$trace_dir/reserved.txt" \
     > "replay/$name.json" || die "replay of $name failed"
 done
 ars_guest marked "$mnt/data" "$trace_dir/reserved.txt" > marked.json

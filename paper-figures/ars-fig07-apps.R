@@ -1,5 +1,7 @@
 # ARS Fig. 7 (§V.C): running time of the Facebook and Twitter scenario traces at Low and
 # Moderate, with the decision tree's files reserved, relative to F2FS in the same state.
+# Modeled: each app replay's block trace through ftl-sim on the device profile (the
+# judged series); the emulator's wall time is drawn below it, labelled as such.
 source(file.path(
   dirname(sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))), "theme.R"
 ))
@@ -7,10 +9,18 @@ source(file.path(
 args <- figure_args(1)
 runs <- read_table(args$tables[[1]])
 if (nrow(runs) == 0) stop("no runs in ", args$tables[[1]])
+series <- c("modeled (device model)", "emulator wall time")
+runs <- rbind(
+  data.frame(runs[c("scheme", "state", "app")], time = series[[1]],
+    relative = runs$modeled_relative),
+  data.frame(runs[c("scheme", "state", "app")], time = series[[2]],
+    relative = runs$wall_relative)
+)
+runs$time <- factor(runs$time, levels = series)
 runs$scheme <- ars_scheme_factor(runs$scheme)
 runs$state <- ars_state_factor(runs$state)
 
 plot <- plot_ars_bars(runs, "app", "relative", "running time / F2FS") +
-  facet_wrap(~state)
+  facet_grid(time ~ state, scales = "free_y")
 
-save_figure(plot, args)
+save_figure(plot, args, height = 6)

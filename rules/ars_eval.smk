@@ -5,7 +5,8 @@
 #   sqlite-traces/       Fig. 6: the insert, update and delete traces and their reserved files
 #   sqlite/{scheme}/     Fig. 6: SQLite transactions at Moderate (ars-sqlite.sh)
 #   apps/{scheme}/       Fig. 7: the app traces at Low and Moderate (ars-apps.sh)
-#   <kind>.csv           the tables (mobifrag/ars_eval_tables.py)
+#   <kind>.csv           the tables (mobifrag/ars_eval_tables.py); every measured phase
+#                        is traced (blktrace/<phase>/) and modeled on the device profile
 rule ars_eval_fragbench:
     input:
         kernel=lambda w: device_kernel(w.device),
@@ -144,9 +145,19 @@ rule ars_eval_apps:
         " $(realpath {params.selection}) '{params.apps}' {params.seed}"
 
 
+# The tables of speed (throughput, sqlite, apps, create) replay each measured phase's
+# block trace through ftl-sim on the device profile: their modeled columns are the
+# judged ones, the emulator's wall time (wall_*) a secondary series. The layout and
+# counter tables depend on neither.
+ARS_EVAL_MODELED = ("throughput", "sqlite", "apps", "create")
+ars_eval_model = lambda w, path: [path] if w.kind in ARS_EVAL_MODELED else []
+
+
 rule ars_eval_table:
     input:
-        lambda w: ars_eval_runs(w).values(),
+        runs=lambda w: ars_eval_runs(w).values(),
+        profile=lambda w: ars_eval_model(w, f"devices/{w.device}.yaml"),
+        sim=lambda w: ars_eval_model(w, FTL_SIM),
     output:
         results(f"{ARS_EVAL}/{{kind}}.csv"),
     log:
@@ -157,6 +168,11 @@ rule ars_eval_table:
         python=PYTHON,
         runs=lambda w: run_labels(ars_eval_runs(w)),
         bounds=" ".join(str(k) for k in config["ars_eval"]["free_space_kib"]),
+        model=lambda w, input: (
+            f"--device {input.profile} --ftl-sim {input.sim}"
+            if w.kind in ARS_EVAL_MODELED
+            else ""
+        ),
     shell:
         "{params.python} -m mobifrag.ars_eval_tables {wildcards.kind} {params.runs}"
-        " --bounds-kib {params.bounds} --out {output} 2> {log}"
+        " --bounds-kib {params.bounds} {params.model} --out {output} 2> {log}"

@@ -31,6 +31,8 @@ def runs(emulator_kernel):
 def table(tmp_path, kind, runs):
     out = tmp_path / f"{kind}.csv"
     args = [kind, "--out", str(out), "--bounds-kib", *BOUNDS]
+    args += ["--device", str(REPO / "devices/emulator-emmc.yaml")]
+    args += ["--ftl-sim", str(REPO / "ftl-sim/target/release/ftl-sim")]
     for scheme, folder in runs.items():
         args += ["--run", f"scheme={scheme}", str(folder)]
     assert tables(args) == 0
@@ -80,4 +82,26 @@ def test_free_space_map_covers_the_free_blocks(tmp_path, runs):
 def test_throughput_of_every_workload_and_state(tmp_path, runs):
     rows = table(tmp_path, "throughput", runs)
     assert len(rows) == len(SCHEMES) * 2 * 4
-    assert all(float(r["mib_s"]) > 0 for r in rows)
+    assert all(float(r["wall_mib_s"]) > 0 for r in rows)
+    for row in rows:
+        # every fio run was traced, and its trace holds the bytes fio moved
+        op = "write_bytes" if row["workload"].endswith("write") else "read_bytes"
+        assert int(row[op]) >= int(row["workload_bytes"]) > 0, row
+        assert float(row["modeled_ms"]) > float(row["device_ms"]) > 0, row
+        assert float(row["modeled_mib_s"]) > 0, row
+    by = {(r["scheme"], r["state"], r["workload"]): r for r in rows}
+    for state in ("low", "high"):
+        # fsync'd writes: a flush per write request reaches the device
+        assert int(by[("f2fs", state, "rand-write")]["flushes"]) > 0
+        # the reserved files ARS keeps whole read in fewer, larger requests
+        f2fs, ars = by[("f2fs", state, "seq-read")], by[("ars", state, "seq-read")]
+        assert int(ars["requests"]) < int(f2fs["requests"])
+        assert float(ars["modeled_mib_s"]) > float(f2fs["modeled_mib_s"])
+
+
+def test_creation_of_the_reserved_files_is_traced(tmp_path, runs):
+    rows = {r["scheme"]: r for r in table(tmp_path, "create", runs)}
+    for scheme in SCHEMES:
+        row = rows[scheme]
+        assert (row["workload"], row["files"]) == ("synthetic", str(FILES))
+        assert int(row["write_bytes"]) > 0 and float(row["modeled_mean_us"]) > 0

@@ -1,14 +1,20 @@
 """mobifrag.f2fs_state and mobifrag.ars_eval_tables on synthetic job outputs (the formats
-of F2FS 6.1's segment_bits and debugfs status, fio's JSON, the agent's replay JSON)."""
+of F2FS 6.1's segment_bits and debugfs status, fio's JSON, the agent's replay JSON, and
+each measured phase's block trace in blktrace's binary format, replayed through the real
+ftl-sim on the eMMC profile)."""
 
 import csv
 import json
 
 import pytest
+from test_ftl_closed_loop import DEVICE, FTL_SIM, write_blktrace
 
 from conftest import write_snapshot
 from mobifrag import f2fs_state
 from mobifrag.ars_eval_tables import main
+
+MODEL = ["--device", str(DEVICE), "--ftl-sim", str(FTL_SIM)]
+needs_ftl_sim = pytest.mark.skipif(not FTL_SIM.is_file(), reason="ftl-sim is not built")
 
 BOUNDS = [4, 8, 16, 32, 64, 128]
 
@@ -72,21 +78,38 @@ def test_status_counters_of_the_first_partition():
         f2fs_state.status_counters("nothing mounted\n")
 
 
-def fio_json(path, direction, mib_s):
+def fio_json(path, direction, mib_s, io_bytes=4 * 2**20):
     other = "write" if direction == "read" else "read"
-    job = {"jobname": "x", "error": 0, direction: {"bw_bytes": int(mib_s * 2**20)}}
-    job[other] = {"bw_bytes": 0}
+    job = {"jobname": "x", "error": 0}
+    job[direction] = {"bw_bytes": int(mib_s * 2**20), "io_bytes": io_bytes}
+    job[other] = {"bw_bytes": 0, "io_bytes": 0}
     path.parent.mkdir(parents=True, exist_ok=True)
     notice = "fio: cache invalidation of /x/file-00 failed: Function not implemented\n"
     path.write_text(notice + json.dumps({"fio version": "fio-3.33", "jobs": [job]}, indent=1))
 
 
-def fragbench_run(folder, speed, extents, gc_calls):
-    """A jobs/ars-fragbench.sh output folder whose bandwidths scale with `speed`."""
+def phase_trace(op, pieces, fsync=False):
+    """4 MiB read or written in `pieces` requests, each write followed by a flush when
+    fsync'd (what a fio phase's blktrace holds)."""
+    sectors, requests = 8192 // pieces, []
+    for i in range(pieces):
+        requests.append((i * 1000, op, i * (sectors + 64), sectors))
+        if fsync:
+            requests.append((i * 1000 + 500, "F", 0, 0))
+    return requests
+
+
+def fragbench_run(folder, speed, extents, gc_calls, pieces=8):
+    """A jobs/ars-fragbench.sh output folder whose bandwidths scale with `speed`, each
+    fio run's trace moving its 4 MiB in `pieces` requests (×4 at High)."""
     for state, factor in (("low", 1.0), ("high", 0.5)):
         for rw, direction in (("read", "read"), ("write", "write"), ("randread", "read")):
             fio_json(folder / "fio" / f"{state}-{rw}.json", direction, 100 * speed * factor)
         fio_json(folder / "fio" / f"{state}-randwrite.json", "write", 10 * speed * factor)
+        for rw in ("read", "write", "randread", "randwrite"):
+            op = "W" if "write" in rw else "R"
+            n = pieces * (4 if state == "high" else 1)
+            write_blktrace(folder / "blktrace" / f"{state}-{rw}", phase_trace(op, n, op == "W"))
         rows = [(f"file-{i}", 8192, 8192, extents, 10 + i) for i in range(2)]
         ext = [
             (f"file-{i}", e, e * 4096, (1000 * i + 3 * e) * 4096, 4096, "")
@@ -112,12 +135,14 @@ def fragbench_run(folder, speed, extents, gc_calls):
         json.dumps({"rounds": 6, "created": 900, "live": 500, "used_percent": 90.1})
     )
     (folder / "create.tsv").write_text("synthetic\tfile-0\t2000\nsynthetic\tfile-1\t4000\n")
+    create = [(0, "W", 64, 8), (10, "F", 0, 0), (20, "W", 128, 8), (30, "F", 0, 0)]
+    write_blktrace(folder / "blktrace" / "create-synthetic", create)
     return folder
 
 
 def table(tmp_path, kind, runs):
     out = tmp_path / f"{kind}.csv"
-    args = [kind, "--out", str(out), "--bounds-kib", *map(str, BOUNDS)]
+    args = [kind, "--out", str(out), "--bounds-kib", *map(str, BOUNDS), *MODEL]
     for label, folder in runs.items():
         args += ["--run", label, str(folder)]
     assert main(args) == 0
@@ -128,18 +153,58 @@ def table(tmp_path, kind, runs):
 @pytest.fixture
 def runs(tmp_path):
     return {
-        "scheme=f2fs": fragbench_run(tmp_path / "f2fs", 1.0, 6, gc_calls=4),
-        "scheme=ars": fragbench_run(tmp_path / "ars", 1.5, 1, gc_calls=1),
+        "scheme=f2fs": fragbench_run(tmp_path / "f2fs", 1.0, 6, gc_calls=4, pieces=64),
+        "scheme=ars": fragbench_run(tmp_path / "ars", 1.5, 1, gc_calls=1, pieces=4),
     }
 
 
+@needs_ftl_sim
 def test_throughput_is_relative_to_f2fs_at_low(tmp_path, runs):
     rows = table(tmp_path, "throughput", runs)
     assert len(rows) == 2 * 2 * 4
-    by = {(r["scheme"], r["state"], r["workload"]): float(r["relative"]) for r in rows}
+    by = {(r["scheme"], r["state"], r["workload"]): float(r["wall_relative"]) for r in rows}
     assert by[("f2fs", "low", "seq-read")] == 1
     assert by[("f2fs", "high", "rand-write")] == pytest.approx(0.5)
     assert by[("ars", "high", "seq-write")] == pytest.approx(0.75)
+
+
+@needs_ftl_sim
+def test_throughput_on_the_device_model(tmp_path, runs):
+    rows = {
+        (r["scheme"], r["state"], r["workload"]): r for r in table(tmp_path, "throughput", runs)
+    }
+    write = rows[("f2fs", "low", "seq-write")]
+    assert write["workload_bytes"] == str(4 * 2**20)
+    assert write["requests"] == "64" and write["flushes"] == "64"
+    assert write["write_bytes"] == str(4 * 2**20) and write["read_bytes"] == "0"
+    modeled_mib_s = 4 / (float(write["modeled_ms"]) / 1000)
+    assert float(write["modeled_mib_s"]) == pytest.approx(modeled_mib_s, rel=1e-5)
+    assert write["modeled_relative"] == "1"
+    # The same bytes in fewer, larger requests (ARS's whole files) model faster; more,
+    # smaller ones (High) slower, whatever the emulator's wall time said.
+    for workload in ("seq-read", "seq-write", "rand-read", "rand-write"):
+        ars, f2fs = rows[("ars", "low", workload)], rows[("f2fs", "low", workload)]
+        assert float(ars["modeled_relative"]) > 1, workload
+        assert float(rows[("f2fs", "high", workload)]["modeled_relative"]) < 1, workload
+        assert float(f2fs["modeled_mib_s"]) > 0 and float(f2fs["device_ms"]) > 0
+
+
+@needs_ftl_sim
+def test_a_fio_run_without_trace_is_named(tmp_path, runs, capsys):
+    for path in (runs["scheme=ars"] / "blktrace" / "high-randread").iterdir():
+        path.unlink()
+    (runs["scheme=ars"] / "blktrace" / "high-randread").rmdir()
+    args = ["throughput", "--out", str(tmp_path / "t.csv"), *MODEL]
+    for label, folder in runs.items():
+        args += ["--run", label, str(folder)]
+    assert main(args) == 1
+    assert "high-randread is missing" in capsys.readouterr().err
+
+
+def test_a_modeled_table_needs_the_device_model(tmp_path, runs, capsys):
+    with pytest.raises(SystemExit):
+        main(["sqlite", "--run", "scheme=f2fs", str(runs["scheme=f2fs"]), "--out", "x.csv"])
+    assert "--device and --ftl-sim" in capsys.readouterr().err
 
 
 def test_extents_count_every_reserved_file(tmp_path, runs):
@@ -167,62 +232,112 @@ def test_gc_counters_are_deltas_over_the_measurements(tmp_path, runs):
     assert rows[("ars", "ars_reservations")]["measured"] == "3"
 
 
+@needs_ftl_sim
 def test_create_times_relative_to_f2fs(tmp_path, runs):
     rows = {r["scheme"]: r for r in table(tmp_path, "create", runs)}
-    assert rows["f2fs"]["mean_us"] == "3" and rows["ars"]["relative"] == "1"
+    assert rows["f2fs"]["wall_mean_us"] == "3" and rows["ars"]["wall_relative"] == "1"
+    f2fs = rows["f2fs"]
+    assert (f2fs["files"], f2fs["requests"], f2fs["flushes"]) == ("2", "2", "2")
+    modeled_mean_us = float(f2fs["modeled_ms"]) * 1000 / 2
+    assert float(f2fs["modeled_mean_us"]) == pytest.approx(modeled_mean_us, rel=1e-5)
+    assert rows["ars"]["modeled_relative"] == "1"
 
 
-def replay(path, sql=0, seconds=1.0, errors=0, other=None):
+@needs_ftl_sim
+def test_create_adds_up_every_creation_phase_of_a_workload(tmp_path, runs):
+    folder = runs["scheme=ars"]
+    (folder / "create.tsv").write_text("apps\ta\t1000\napps\tb\t1000\napps\tc\t1000\n")
+    for phase in ("create-apps-low-facebook", "create-apps-low-twitter"):
+        write_blktrace(folder / "blktrace" / phase, [(0, "W", 64, 8), (10, "F", 0, 0)])
+    rows = table(tmp_path, "create", {"scheme=ars": folder})
+    assert (rows[0]["workload"], rows[0]["files"], rows[0]["requests"]) == ("apps", "3", "2")
+    (folder / "create.tsv").write_text("sqlite\ta\t1000\n")
+    args = ["create", "--run", "scheme=ars", str(folder), "--out", str(tmp_path / "c.csv")]
+    assert main([*args, *MODEL]) == 1
+
+
+def replay(path, sql=0, seconds=1.0, errors=0, other=None, threads=None, pieces=None):
+    """The agent's replay JSON, and the phase's block trace (blktrace/<job's name>/) of
+    `pieces` fsync'd 4 KiB writes when given."""
     ops = {"sql": sql, **(other or {})}
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(
-        json.dumps(
-            {
-                "ops": ops,
-                "errors": {k: (errors if k == "sql" else 0) for k in ops},
-                "seconds": seconds,
-                "marks_set": 5,
-                "mark_errors": 0,
-            }
-        )
-    )
+    document = {
+        "ops": ops,
+        "errors": {k: (errors if k == "sql" else 0) for k in ops},
+        "seconds": seconds,
+        "marks_set": 5,
+        "mark_errors": 0,
+    }
+    if threads:
+        document["threads"] = threads
+    path.write_text(json.dumps(document))
+    if pieces:
+        phase = path.stem if path.stem[0].isalpha() else f"sqlite-{path.stem}"
+        requests = [(i * 100, "W", i * 64, 8) for i in range(pieces)]
+        requests += [(i * 100 + 50, "F", 0, 0) for i in range(pieces)]
+        write_blktrace(path.parent.parent / "blktrace" / phase, sorted(requests))
 
 
+@needs_ftl_sim
 def test_sqlite_tps_and_ratio(tmp_path):
     runs = {}
-    for scheme, seconds in (("f2fs", 2.0), ("ars", 1.0)):
+    for scheme, seconds, pieces in (("f2fs", 2.0, 400), ("ars", 1.0, 200)):
         folder = tmp_path / scheme
-        replay(folder / "replay" / "1-insert.json", sql=100, seconds=seconds)
-        replay(folder / "replay" / "2-update.json", sql=100, seconds=seconds, errors=10)
+        replay(folder / "replay" / "1-insert.json", 100, seconds, threads=2, pieces=pieces)
+        replay(folder / "replay" / "2-update.json", 100, seconds, 10, threads=2, pieces=pieces)
         runs[f"scheme={scheme}"] = folder
     rows = {(r["scheme"], r["kind"]): r for r in table(tmp_path, "sqlite", runs)}
-    assert rows[("f2fs", "insert")]["tps"] == "50"
-    assert rows[("ars", "update")]["tps"] == "90" and rows[("ars", "update")]["relative"] == "2"
+    assert rows[("f2fs", "insert")]["wall_tps"] == "50"
+    ars = rows[("ars", "update")]
+    assert ars["wall_tps"] == "90" and ars["wall_relative"] == "2"
+    # on the device model: 90 transactions over the modeled time of half the writes
+    assert ars["queue_depth"] == "2" and ars["requests"] == "200" and ars["flushes"] == "200"
+    assert float(ars["modeled_tps"]) == pytest.approx(90 / (float(ars["modeled_ms"]) / 1000))
+    assert 1.5 < float(ars["modeled_relative"]) < 2.5
 
 
+@needs_ftl_sim
 def test_sqlite_without_transactions_fails(tmp_path):
-    replay(tmp_path / "f2fs" / "replay" / "1-insert.json", sql=5, errors=5)
+    replay(tmp_path / "f2fs" / "replay" / "1-insert.json", sql=5, errors=5, pieces=2)
     args = ["sqlite", "--run", "scheme=f2fs", str(tmp_path / "f2fs"), "--out", "x.csv"]
-    assert main(args) == 1
+    assert main([*args, *MODEL]) == 1
 
 
+@needs_ftl_sim
+def test_a_phase_that_never_reached_the_disk_is_named(tmp_path, capsys):
+    replay(tmp_path / "f2fs" / "replay" / "1-insert.json", sql=5, pieces=1)
+    write_blktrace(tmp_path / "f2fs" / "blktrace" / "sqlite-1-insert", [])
+    args = ["sqlite", "--run", "scheme=f2fs", str(tmp_path / "f2fs"), "--out", "x.csv"]
+    assert main([*args, *MODEL]) == 1
+    assert "never reached the disk" in capsys.readouterr().err
+
+
+@needs_ftl_sim
 def test_apps_running_time_relative_to_f2fs_per_state(tmp_path):
     runs = {}
-    for scheme, seconds in (("f2fs", 4.0), ("ars", 3.0)):
+    for scheme, seconds, pieces in (("f2fs", 4.0, 100), ("ars", 3.0, 50)):
         folder = tmp_path / scheme
         for state in ("low", "moderate"):
             replay(
-                folder / "replay" / f"{state}-facebook.json", seconds=seconds, other={"write": 7}
+                folder / "replay" / f"{state}-facebook.json",
+                seconds=seconds,
+                other={"write": 7},
+                pieces=pieces,
             )
             (folder / f"marked-{state}-facebook.json").write_text(
                 json.dumps({"listed": 3, "present": 3, "marked": 2})
             )
         runs[f"scheme={scheme}"] = folder
     rows = {(r["scheme"], r["state"]): r for r in table(tmp_path, "apps", runs)}
-    assert rows[("ars", "moderate")]["relative"] == "0.75"
+    assert rows[("ars", "moderate")]["wall_relative"] == "0.75"
+    assert rows[("ars", "moderate")]["wall_seconds"] == "3.0"
     assert rows[("ars", "low")]["reserved_marked"] == "2"
     assert rows[("f2fs", "low")]["ops"] == "7"
     assert rows[("ars", "low")]["marks_set"] == "5" and rows[("ars", "low")]["mark_errors"] == "0"
+    ars = rows[("ars", "moderate")]
+    assert ars["queue_depth"] == "1" and ars["requests"] == "50"
+    assert float(ars["modeled_seconds"]) == pytest.approx(float(ars["modeled_ms"]) / 1000)
+    assert 0.4 < float(ars["modeled_relative"]) < 0.6
 
 
 def test_sqlite_traces_of_each_kind_and_their_reserved_files():
