@@ -65,6 +65,10 @@ pub enum CacheMode {
     /// DFTL: individual entries, LRU, dirty entries written back in batches
     /// of one translation page.
     Entry,
+    /// The whole map in controller RAM (FlashSim's page-mapping FTL): every
+    /// lookup hits, no translation page is ever read or written, and none is
+    /// stored on flash.
+    Whole,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -225,15 +229,18 @@ impl FtlConfig {
             }
         }
         let c = &self.cache;
-        if c.entry_bytes == 0 || c.entry_bytes > g.page_size || g.page_size % c.entry_bytes != 0 {
+        // A translation page holds page_size / entry_bytes entries (rounded down:
+        // FlashSim's DFTL packs 3-byte entries, 1,365 to a 4 KiB page).
+        if c.entry_bytes == 0 || c.entry_bytes > g.page_size {
             return Err((
                 "cache.entry_bytes".into(),
-                "must divide the page size and be at least 1".into(),
+                "must be from 1 to the page size".into(),
             ));
         }
         let min_cache = match c.mode {
             CacheMode::Tpage => u64::from(g.page_size),
             CacheMode::Entry => u64::from(c.entry_bytes),
+            CacheMode::Whole => 0,
         };
         if c.bytes < min_cache {
             return Err((
@@ -306,6 +313,7 @@ fn mode_unit(mode: CacheMode) -> &'static str {
     match mode {
         CacheMode::Tpage => "translation page",
         CacheMode::Entry => "entry",
+        CacheMode::Whole => "map",
     }
 }
 

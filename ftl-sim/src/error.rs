@@ -119,14 +119,18 @@ impl fmt::Display for Error {
                 if let Some((path, at)) = origin {
                     write!(f, "{}: {at}: ", path.display())?;
                 }
+                // In 128 bits: an address near 2^64 prints its real end and bytes.
+                let (first, end) = (
+                    u128::from(*sector),
+                    u128::from(*sector) + u128::from(*sectors),
+                );
                 write!(
                     f,
-                    "address beyond the device: sectors {sector}..{} (bytes {}..{}) but the logical \
+                    "address beyond the device: sectors {first}..{end} (bytes {}..{}) but the logical \
                      capacity is {capacity_sectors} sectors ({} bytes)",
-                    sector.saturating_add(*sectors),
-                    sector.saturating_mul(512),
-                    sector.saturating_add(*sectors).saturating_mul(512),
-                    capacity_sectors.saturating_mul(512)
+                    first * 512,
+                    end * 512,
+                    u128::from(*capacity_sectors) * 512
                 )
             }
             Error::BadRequest { msg, origin } => {

@@ -2,7 +2,7 @@
 //! nanoseconds. A *unit* is one plane: the smallest piece of flash that works
 //! independently here (multi-plane operation is assumed always possible).
 
-use crate::config::FtlConfig;
+use crate::config::{CacheMode, FtlConfig};
 use crate::error::{Error, Result};
 
 /// Flag in a reverse-map entry marking a translation page.
@@ -51,7 +51,8 @@ pub struct Geometry {
     pub logical_pages: u64,
     /// Mapping entries per translation page.
     pub entries_per_tpage: u32,
-    /// Translation pages covering the logical space.
+    /// Translation pages covering the logical space (none when the whole map
+    /// is held in RAM).
     pub tpages: u32,
     div_block: FastDiv,
     div_unit: FastDiv,
@@ -74,7 +75,11 @@ impl Geometry {
         }
         let logical_pages = (physical_pages as f64 / (1.0 + cfg.over_provisioning)).floor() as u64;
         let entries_per_tpage = g.page_size / cfg.cache.entry_bytes;
-        let tpages = logical_pages.div_ceil(u64::from(entries_per_tpage)) as u32;
+        // With the whole map in RAM no translation page is kept on flash.
+        let tpages = match cfg.cache.mode {
+            CacheMode::Whole => 0,
+            _ => logical_pages.div_ceil(u64::from(entries_per_tpage)) as u32,
+        };
         let geo = Geometry {
             channels: g.channels,
             units: units as u32,

@@ -60,6 +60,8 @@ struct ModelArgs {
 enum CacheModeArg {
     Tpage,
     Entry,
+    /// The whole map in RAM: no translation-page traffic.
+    Whole,
 }
 
 #[derive(Args)]
@@ -204,13 +206,22 @@ fn main() -> ExitCode {
 /// The model, the profile's name and its per-request host overhead (µs).
 type Model = (FtlConfig, Option<String>, f64);
 
-fn load_model(m: &ModelArgs) -> Result<Model> {
+/// Print a warning on standard error and keep it for the summary.
+fn warn(warnings: &mut Vec<String>, msg: String) {
+    eprintln!("ftl-sim: warning: {msg}");
+    warnings.push(msg);
+}
+
+fn load_model(m: &ModelArgs, warnings: &mut Vec<String>) -> Result<Model> {
     let (mut cfg, (name, overhead)) = match (&m.device, &m.flashsim_conf) {
         (Some(p), _) => (FtlConfig::from_profile(p)?, profile_info(p)),
         (None, Some(p)) => {
             let imported = flashsim_conf::import(p, m.flashsim_op)?;
             for k in &imported.unknown_keys {
-                eprintln!("ftl-sim: {}: ignoring unknown key {k}", p.display());
+                warn(
+                    warnings,
+                    format!("{}: ignoring unknown key {k}", p.display()),
+                );
             }
             (imported.config, (None, 0.0))
         }
@@ -223,6 +234,7 @@ fn load_model(m: &ModelArgs) -> Result<Model> {
         cfg.cache.mode = match mode {
             CacheModeArg::Tpage => CacheMode::Tpage,
             CacheModeArg::Entry => CacheMode::Entry,
+            CacheModeArg::Whole => CacheMode::Whole,
         };
     }
     cfg.validate()
@@ -283,7 +295,8 @@ fn precondition_with_trace(ftl: &mut Ftl, a: &ReplayArgs, page_size: u32) -> Res
 }
 
 fn run_replay(a: &ReplayArgs) -> Result<()> {
-    let (cfg, name, host_overhead_us) = load_model(&a.model)?;
+    let mut warnings = Vec::new();
+    let (cfg, name, host_overhead_us) = load_model(&a.model, &mut warnings)?;
     let mut ftl = Ftl::new(&cfg)?;
     if a.precondition_fill > 0.0 {
         ftl.precondition_sequential(a.precondition_fill)?;
@@ -308,6 +321,26 @@ fn run_replay(a: &ReplayArgs) -> Result<()> {
         }
         None => replay::replay(&mut ftl, source.as_mut(), opts, None)?,
     };
+    if report.requests == 0 {
+        let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
+        warn(
+            &mut warnings,
+            format!(
+                "empty trace: {} holds no requests ({} events skipped); every count is 0",
+                names.join(", "),
+                report.skipped_events
+            ),
+        );
+    }
+    if report.reordered > 0 {
+        warn(
+            &mut warnings,
+            format!(
+                "{} requests have a timestamp earlier than one before them (replay.reordered)",
+                report.reordered
+            ),
+        );
+    }
     if a.drain_cache {
         let end = ftl.requests.last_completion;
         ftl.drain_map_cache(end)?;
@@ -327,6 +360,7 @@ fn run_replay(a: &ReplayArgs) -> Result<()> {
         precondition_random_writes: random,
         precondition_trace_requests: preconditioned,
         drained_map_cache: a.drain_cache,
+        warnings,
     };
     let s = summary::build(&ftl, run, &report, dop_summary);
     let json = serde_json::to_string_pretty(&s).expect("summary serialises");
@@ -417,7 +451,7 @@ fn run_convert(a: &ConvertArgs) -> Result<()> {
 }
 
 fn run_show(m: &ModelArgs) -> Result<()> {
-    let (cfg, name, _) = load_model(m)?;
+    let (cfg, name, _) = load_model(m, &mut Vec::new())?;
     let geo = ftl_sim::geometry::Geometry::new(&cfg)?;
     let v = serde_json::json!({
         "name": name,

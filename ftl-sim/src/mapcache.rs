@@ -10,6 +10,8 @@
 //!   single entries, LRU; evicting a dirty entry reads its translation page,
 //!   merges, and writes it back, which also cleans every other cached dirty
 //!   entry of the same translation page (DFTL's batch update).
+//! * `Whole` — the whole map in RAM (FlashSim's page-mapping FTL): every
+//!   lookup hits and nothing is ever written back.
 
 use crate::config::{CacheConfig, CacheMode};
 use crate::geometry::Geometry;
@@ -51,6 +53,8 @@ pub struct MapCache {
 enum Kind {
     Tpage(TpageCache),
     Entry(EntryCache),
+    /// Every entry resident; the value is the number of logical pages.
+    Whole(u32),
 }
 
 struct TpageCache {
@@ -89,6 +93,7 @@ impl MapCache {
                     entries_per_tpage: geo.entries_per_tpage,
                 })
             }
+            CacheMode::Whole => Kind::Whole(geo.logical_pages as u32),
         };
         MapCache {
             kind,
@@ -101,6 +106,7 @@ impl MapCache {
         match &self.kind {
             Kind::Tpage(c) => c.lru.capacity(),
             Kind::Entry(c) => c.lru.capacity(),
+            Kind::Whole(n) => *n,
         }
     }
 
@@ -111,6 +117,7 @@ impl MapCache {
         let a = match &mut self.kind {
             Kind::Tpage(c) => c.access(tpage, dirty),
             Kind::Entry(c) => c.access(lpn, tpage, dirty),
+            Kind::Whole(_) => Access::Hit,
         };
         match a {
             Access::Hit => self.stats.hits += 1,
@@ -144,6 +151,7 @@ impl MapCache {
                 }
                 None => false,
             },
+            Kind::Whole(_) => true,
         }
     }
 
@@ -177,6 +185,7 @@ impl MapCache {
                     });
                 }
             }
+            Kind::Whole(_) => {}
         }
     }
 
@@ -186,6 +195,7 @@ impl MapCache {
             Kind::Entry(c) => {
                 c.lru.memory_bytes() + c.dirty_epoch.capacity() * 4 + c.tpage_epoch.capacity() * 4
             }
+            Kind::Whole(_) => 0,
         }
     }
 }

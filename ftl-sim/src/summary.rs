@@ -53,6 +53,9 @@ pub struct ReplayInfo {
     pub precondition_trace_requests: u64,
     /// Dirty mapping entries were written back after the trace (counted).
     pub drained_map_cache: bool,
+    /// What was accepted but looks wrong (also printed on standard error):
+    /// an empty trace, timestamps going back, unknown ssd.conf keys.
+    pub warnings: Vec<String>,
 }
 
 #[derive(Serialize)]
@@ -162,6 +165,7 @@ pub struct RunInfo {
     pub precondition_random_writes: u64,
     pub precondition_trace_requests: u64,
     pub drained_map_cache: bool,
+    pub warnings: Vec<String>,
 }
 
 pub fn build(ftl: &Ftl, run: RunInfo, report: &ReplayReport, dop: Option<DopSummary>) -> Summary {
@@ -218,6 +222,7 @@ pub fn build(ftl: &Ftl, run: RunInfo, report: &ReplayReport, dop: Option<DopSumm
             precondition_random_writes: run.precondition_random_writes,
             precondition_trace_requests: run.precondition_trace_requests,
             drained_map_cache: run.drained_map_cache,
+            warnings: run.warnings,
         },
         requests,
         time: TimeSummary {

@@ -218,17 +218,28 @@ fn dop_of_striped_and_single_unit_files() {
     assert_eq!(s["physical_fragmentation"]["files"], 2);
 }
 
+/// A FlashSim ssd.conf: 2 packages x 2 dies x 2 planes x 256 blocks x 64 pages =
+/// 2^17 pages, so FlashSim's DFTL stores a mapping entry in 3 bytes (17 address
+/// bits) and a 4 KiB translation page holds 1,365 of them.
+const SSD_CONF: &str = "# FlashSim-style\nRAM_READ_DELAY 0.01\nBUS_CTRL_DELAY 2\nBUS_DATA_DELAY 10\nSSD_SIZE 2\nPACKAGE_SIZE 2\nDIE_SIZE 2\nPLANE_SIZE 256\nBLOCK_SIZE 64\nBLOCK_ERASE_DELAY 1500\nPAGE_READ_DELAY 25\nPAGE_WRITE_DELAY 200\nPAGE_SIZE 4096\nFTL_IMPLEMENTATION 3\nCACHE_DFTL_LIMIT 8\n";
+
+fn show_conf(conf: &Path) -> Output {
+    bin()
+        .args(["show", "--flashsim-conf"])
+        .arg(conf)
+        .output()
+        .unwrap()
+}
+
 #[test]
 fn flashsim_conf_import_and_uflip_trace() {
     let d = tmpdir("flashsim");
     let conf = d.join("ssd.conf");
-    std::fs::write(
-        &conf,
-        "# FlashSim-style\nRAM_READ_DELAY 0.01\nBUS_CTRL_DELAY 2\nBUS_DATA_DELAY 10\nSSD_SIZE 2\nPACKAGE_SIZE 2\nDIE_SIZE 2\nPLANE_SIZE 256\nBLOCK_SIZE 64\nBLOCK_ERASE_DELAY 1500\nPAGE_READ_DELAY 25\nPAGE_WRITE_DELAY 200\nPAGE_SIZE 4096\nFTL_IMPLEMENTATION 3\nCACHE_DFTL_LIMIT 512\n",
-    )
-    .unwrap();
+    std::fs::write(&conf, SSD_CONF).unwrap();
     let t = d.join("u.trace");
-    std::fs::write(&t, "R; W; 5; 0; 0\nR; W; 6; 0; 10\nR; R; 5; 0; 20\n").unwrap();
+    // FlashSim's own uFLIP lines (pattern; op; page; query; size; arrival) and the
+    // five-field form without size.
+    std::fs::write(&t, "R; W; 5; 0; 1; 0\nR; W; 6; 0; 4; 10\nR; R; 5; 0; 20\n").unwrap();
     let o = bin()
         .args(["replay", "--flashsim-conf"])
         .arg(&conf)
@@ -240,16 +251,167 @@ fn flashsim_conf_import_and_uflip_trace() {
     let s: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(s["device"]["parallel_units"], 8);
     assert_eq!(s["map_cache"]["mode"], "entry");
-    assert_eq!(s["map_cache"]["capacity_items"], 512);
+    // CACHE_DFTL_LIMIT counts translation pages: 8 x 1,365 entries.
+    assert_eq!(s["map_cache"]["capacity_items"], 8 * 1365);
     assert_eq!(s["requests"]["write"]["count"], 2);
+    assert_eq!(s["flash"]["host_page_writes"], 5);
+    let shown: serde_json::Value = serde_json::from_slice(&show_conf(&conf).stdout).unwrap();
+    assert_eq!(shown["derived"]["entries_per_translation_page"], 1365);
+    assert_eq!(shown["model"]["cache"]["entry_bytes"], 3);
     std::fs::write(&conf, "SSD_SIZE two\n").unwrap();
-    let o = bin()
-        .args(["show", "--flashsim-conf"])
-        .arg(&conf)
-        .output()
-        .unwrap();
+    let o = show_conf(&conf);
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("ssd.conf: line 1"), "{}", stderr(&o));
+}
+
+#[test]
+fn flashsim_conf_refuses_what_flashsim_would_misread() {
+    let d = tmpdir("flashsim-bad");
+    let conf = d.join("ssd.conf");
+    for (line, key) in [
+        ("BUS_DATA_DELAY -10", "BUS_DATA_DELAY"),
+        ("PAGE_READ_DELAY -1", "PAGE_READ_DELAY"),
+        ("CACHE_DFTL_LIMIT 0", "CACHE_DFTL_LIMIT"),
+        ("CACHE_DFTL_LIMIT 2.5", "CACHE_DFTL_LIMIT"),
+    ] {
+        std::fs::write(&conf, format!("{SSD_CONF}{line}\n")).unwrap();
+        let o = show_conf(&conf);
+        assert_eq!(o.status.code(), Some(1), "{line} was accepted");
+        let e = stderr(&o);
+        assert!(e.contains(key) && e.contains("line 16"), "{line}: {e}");
+        assert_eq!(e.lines().count(), 1, "{e}");
+    }
+}
+
+#[test]
+fn whole_map_mode_never_touches_translation_pages() {
+    // FTL_IMPLEMENTATION 0: FlashSim's page-mapping FTL keeps the whole map in RAM.
+    // After a fill and random overwrites (GC active) the measured writes must not be
+    // charged translation-page reads or writes, so total WAF = data WAF.
+    let d = tmpdir("whole-map");
+    let conf = d.join("ssd.conf");
+    std::fs::write(
+        &conf,
+        "SSD_SIZE 1\nPACKAGE_SIZE 1\nDIE_SIZE 4\nPLANE_SIZE 128\nBLOCK_SIZE 64\nFTL_IMPLEMENTATION 0\n",
+    )
+    .unwrap();
+    let t = d.join("w.csv");
+    let g = bin()
+        .args(["gen", "--op", "write", "--count", "20000", "--region-bytes"])
+        .arg((100 * 1024 * 1024).to_string())
+        .arg("-o")
+        .arg(&t)
+        .output()
+        .unwrap();
+    assert!(g.status.success(), "{}", stderr(&g));
+    let o = bin()
+        .args(["replay", "--flashsim-conf"])
+        .arg(&conf)
+        .args(["--flashsim-op", "0.15", "--format", "csv"])
+        .args([
+            "--precondition-fill",
+            "1",
+            "--precondition-random-fraction",
+            "1",
+        ])
+        .arg(&t)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let s: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(s["map_cache"]["mode"], "whole");
+    assert_eq!(s["map_cache"]["misses"], 0);
+    assert_eq!(s["translation"]["page_reads"], 0);
+    assert_eq!(s["translation"]["page_writes"], 0);
+    assert_eq!(s["translation"]["gc_batch_updates"], 0);
+    assert!(
+        s["gc"]["data_page_copies"].as_u64().unwrap() > 0,
+        "GC did not run"
+    );
+    let (waf, data) = (
+        s["flash"]["waf"].as_f64().unwrap(),
+        s["flash"]["waf_data"].as_f64().unwrap(),
+    );
+    assert!(data > 1.5 && waf == data, "WAF {waf}, data WAF {data}");
+}
+
+#[test]
+fn silent_acceptances_are_errors_or_warnings_naming_the_field() {
+    let d = tmpdir("silent");
+    let dev = profile(&d);
+    let t = d.join("t.csv");
+    // A zero-length read or write is an error naming the field and line.
+    std::fs::write(&t, "0,W,0,8\n1,R,8,0\n").unwrap();
+    let o = replay(&dev, "csv", &t, &[]);
+    assert_eq!(o.status.code(), Some(1));
+    let e = stderr(&o);
+    assert!(e.contains("line 2") && e.contains("sectors: 0"), "{e}");
+    // A flush has no length.
+    std::fs::write(&t, "0,W,0,8\n1,F,0,0\n").unwrap();
+    assert!(replay(&dev, "csv", &t, &[]).status.success());
+    // An empty trace replays (every count 0) but says so.
+    std::fs::write(&t, "time_ns,op,sector,sectors\n").unwrap();
+    let o = replay(&dev, "csv", &t, &[]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("warning: empty trace"),
+        "{}",
+        stderr(&o)
+    );
+    let s: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert!(s["replay"]["warnings"][0]
+        .as_str()
+        .unwrap()
+        .contains("no requests"));
+    // Inverted GC watermarks name the field.
+    let p = d.join("inverted.yaml");
+    let text = std::fs::read_to_string(&dev).unwrap().replace(
+        "    cache:",
+        "    gc: {low_watermark: 8, high_watermark: 4}\n    cache:",
+    );
+    std::fs::write(&p, text).unwrap();
+    let o = bin().args(["show", "--device"]).arg(&p).output().unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("storage.ftl.gc.high_watermark"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn timestamps_going_back_are_counted_in_every_arrival_mode() {
+    let d = tmpdir("reordered");
+    let dev = profile(&d);
+    let t = d.join("t.csv");
+    std::fs::write(&t, "100,W,0,8\n50,W,8,8\n200,W,16,8\n150,R,0,8\n").unwrap();
+    for arrivals in ["trace", "closed"] {
+        let o = replay(&dev, "csv", &t, &["--arrivals", arrivals]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let s: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        assert_eq!(s["replay"]["reordered"], 2, "{arrivals}");
+        assert!(stderr(&o).contains("2 requests"), "{}", stderr(&o));
+    }
+}
+
+#[test]
+fn an_address_near_2_to_the_64_prints_its_real_numbers() {
+    let d = tmpdir("huge");
+    let dev = profile(&d);
+    let t = d.join("t.csv");
+    std::fs::write(&t, "0,R,18446744073709551615,8\n").unwrap();
+    let o = replay(&dev, "csv", &t, &[]);
+    assert_eq!(o.status.code(), Some(1));
+    let e = stderr(&o);
+    // 2^64 - 1 + 8 sectors; bytes (2^64 - 1) x 512 and (2^64 + 7) x 512.
+    assert!(
+        e.contains("sectors 18446744073709551615..18446744073709551623"),
+        "{e}"
+    );
+    assert!(
+        e.contains("bytes 9444732965739290426880..9444732965739290430976"),
+        "{e}"
+    );
 }
 
 #[test]

@@ -327,6 +327,12 @@ fn text_formats_parse_and_name_the_bad_line() {
         2
     );
     assert_eq!(line_of(&text_error(Format::Mqsim, "1 1 1 1\n")), 1);
+    // Zero-length requests are errors naming the field, in every text format.
+    assert_eq!(
+        line_of(&text_error(Format::Mqsim, "1 1 1 8 0\n2 1 9 0 1\n")),
+        2
+    );
+    assert_eq!(line_of(&text_error(Format::Csv, "0,T,0,0\n")), 1);
 
     let uf = "R; W; 12; 0; 1.5\nS; R; 13; 7; 2\n";
     assert_eq!(
@@ -335,6 +341,23 @@ fn text_formats_parse_and_name_the_bad_line() {
             Request::new(1500, Op::Write, 96, 8),
             Request::new(2000, Op::Read, 104, 8)
         ]
+    );
+    // FlashSim's own six fields (run_ufliptrace.cpp: pattern; op; page; query; size;
+    // arrival): a request of `size` pages.
+    let uf6 = "S; W; 12; 0; 4; 1.5\nR; R; 13; 7; 1; 2\n";
+    assert_eq!(
+        text_ok(Format::Uflip, uf6),
+        vec![
+            Request::new(1500, Op::Write, 96, 32),
+            Request::new(2000, Op::Read, 104, 8)
+        ]
+    );
+    assert_eq!(
+        line_of(&text_error(
+            Format::Uflip,
+            "R; W; 12; 0; 1; 1.5\nR; W; 3; 0; 0; 2\n"
+        )),
+        2
     );
     assert_eq!(
         line_of(&text_error(

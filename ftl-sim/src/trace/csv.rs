@@ -62,6 +62,12 @@ pub fn parse_line(line: &str) -> std::result::Result<Option<Request>, String> {
         .ok_or_else(|| format!("op: {:?} is not one of R, W, T, F, M", fields[1]))?;
     let sector = uint(fields[2], "sector")?;
     let sectors = uint(fields[3], "sectors")?;
+    if sectors == 0 && op != Op::Flush {
+        return Err(format!(
+            "sectors: 0; a {} covers at least one sector",
+            op.name()
+        ));
+    }
     if op == Op::Remap {
         let dst = fields.get(4).ok_or("a remap needs dst_sector")?;
         return Ok(Some(Request::remap(

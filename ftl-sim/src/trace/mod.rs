@@ -73,7 +73,8 @@ pub enum Format {
     Blkparse,
     /// MQSim's ASCII trace: time_ns device sector sectors type(0=W,1=R).
     Mqsim,
-    /// FlashSim's uFLIP-style trace: `pattern; R|W; page; query; arrival_us`.
+    /// FlashSim's uFLIP-style trace: `pattern; R|W; page; query; size; arrival_us`
+    /// (or without `size`: one page).
     Uflip,
     /// CSV: time_ns,op,sector,sectors[,dst_sector].
     Csv,

@@ -36,6 +36,9 @@ pub fn parse_line(line: &str) -> std::result::Result<Option<Request>, String> {
     uint(f[1], "device")?;
     let sector = uint(f[2], "start sector")?;
     let sectors = uint(f[3], "size")?;
+    if sectors == 0 {
+        return Err("size: 0 sectors; a request covers at least one sector".into());
+    }
     let op = match f[4] {
         "0" => Op::Write,
         "1" => Op::Read,

@@ -43,11 +43,15 @@ pub fn parse_line(line: &str) -> std::result::Result<Option<Request>, String> {
             f.len()
         ));
     }
+    let sectors = uint(f[3], "sectors")?;
+    if sectors == 0 {
+        return Err("sectors: 0; a remap covers at least one sector".into());
+    }
     Ok(Some(Request::remap(
         uint(f[0], "time_ns")?,
         uint(f[1], "src_sector")?,
         uint(f[2], "dst_sector")?,
-        uint(f[3], "sectors")?,
+        sectors,
     )))
 }
 

@@ -32,6 +32,7 @@ pub fn small(
         match mode {
             CacheMode::Tpage => "tpage",
             CacheMode::Entry => "entry",
+            CacheMode::Whole => "whole",
         }
     );
     FtlConfig::from_ftl_yaml(&yaml, Path::new("<test>")).expect("test config")
