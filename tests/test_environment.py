@@ -252,3 +252,251 @@ def test_committed_reference_covers_the_debian_list_and_the_requirements():
     assert set(pins(REPO / "requirements.txt")) <= set(packages)
     assert measured["qemu"] and measured["kernel_source"]["version"]
     assert set(measured["r"]) == {"R", *provenance.R_PACKAGES}
+
+
+# --- one tool list: bootstrap/debian-packages.txt and flake.nix ----------------------
+
+FLAKE = REPO / "flake.nix"
+
+# Debian package -> what provides it in flake.nix: a token of its `tools` or `libraries`
+# list, "R:<name>" for an R package of `rLibraries`, or "env:<VARIABLE>" for a file the
+# dev shell exports (a source tarball, a static library).
+DEBIAN_TO_NIX = {
+    "linux-source-6.1": "env:MOBIFRAG_KERNEL_SOURCE",
+    "bc": "bc",
+    "bison": "bison",
+    "flex": "flex",
+    "libelf-dev": "elfutils",
+    "libssl-dev": "openssl",
+    "cpio": "cpio",
+    "xz-utils": "xz",
+    "patch": "gnupatch",
+    "make": "gnumake",
+    "gcc": "gcc",
+    "qemu-system-x86": "qemu",
+    "qemu-utils": "qemu",
+    "qemu-system-arm": "qemu",
+    "e2fsprogs": "e2fsprogs",
+    "f2fs-tools": "f2fs-tools",
+    "fio": "fio",
+    "blktrace": "blktrace",
+    "sqlite3": "sqlite",
+    "postmark": "mine.postmark",
+    "libsqlite3-dev": "sqlite",
+    "libboost-dev": "boost",
+    "r-base-core": "mine.R",
+    "r-cran-ggplot2": "R:ggplot2",
+    "r-cran-lintr": "R:lintr",
+    "nix-bin": "nix",
+    "gcc-aarch64-linux-gnu": "mine.aarch64-linux-gnu",
+    "libc6-dev-arm64-cross": "mine.aarch64-linux-gnu",
+    "mkbootimg": "android-tools",
+    "adb": "android-tools",
+    "fastboot": "android-tools",
+    "libsqlite3-dev:arm64": "env:MOBIFRAG_ARM64_SQLITE_STATIC",
+    "shellcheck": "shellcheck",
+}
+
+# In flake.nix and rightly in no Debian package, with where the Debian path gets it.
+NIX_ONLY = {
+    "mine.python": "requirements.lock into .venv (compared with requirements.txt below)",
+    "ruff": "requirements.lock",
+    "snakefmt": "requirements.lock",
+    "cargo": "rustup: Debian 12's rustc 1.63 is older than ftl-sim's rust-version 1.82",
+    "rustc": "rustup, as cargo",
+    "clippy": "rustup, as cargo",
+    "rustfmt": "rustup, as cargo",
+    "mine.filebench": "no Debian package: built from the pinned source (../shared/vendor)",
+    "env:MOBIFRAG_FLASHSIM_SOURCE": "no Debian package: ../shared/vendor/flashsim-53098b0.tar.gz",
+}
+
+# requirements.txt name -> token of `pythonLibraries` or of `tools`
+PYTHON_TO_NIX = {
+    "snakemake": "snakemake",
+    "snakemake-executor-plugin-slurm": "snakemake-executor-plugin-slurm",
+    "jsonschema": "jsonschema",
+    "pyyaml": "pyyaml",
+    "pytest": "pytest",
+    "scikit-learn": "scikit-learn",
+    "ruff": "ruff",
+    "snakefmt": "snakefmt",
+}
+
+
+def nix_list(name, text=None):
+    """The entries of flake.nix's list `name = ...: with ...; [ ... ];`, comments dropped."""
+    text = text if text is not None else FLAKE.read_text()
+    match = re.search(rf"\b{name} = [^\[]*?with [\w.]+; \[(.*?)\];", text, re.S)
+    assert match, f"flake.nix has no list {name}"
+    body = re.sub(r"#[^\n]*", "", match.group(1))
+    return body.split()
+
+
+def nix_side():
+    """Everything flake.nix provides, spelled as DEBIAN_TO_NIX spells it."""
+    provided = set(nix_list("tools")) | set(nix_list("libraries"))
+    provided |= {f"R:{name}" for name in nix_list("rLibraries")}
+    exported = re.findall(r"^\s*(MOBIFRAG_[A-Z0-9_]+) =", FLAKE.read_text(), re.M)
+    provided |= {f"env:{name}" for name in exported}
+    return provided
+
+
+def test_every_debian_package_has_its_nix_counterpart_in_the_flake():
+    debian = provenance.debian_list()
+    unmapped = [pkg for pkg in debian if pkg not in DEBIAN_TO_NIX]
+    assert not unmapped, (
+        f"{unmapped} in bootstrap/debian-packages.txt but not in DEBIAN_TO_NIX: add its "
+        "nixpkgs attribute to flake.nix's tools (or libraries) and map it here"
+    )
+    stale = sorted(set(DEBIAN_TO_NIX) - set(debian))
+    assert not stale, f"{stale} mapped here but gone from bootstrap/debian-packages.txt"
+    provided = nix_side()
+    missing = {pkg: DEBIAN_TO_NIX[pkg] for pkg in debian if DEBIAN_TO_NIX[pkg] not in provided}
+    assert not missing, f"Debian packages whose counterpart flake.nix lacks: {missing}"
+
+
+def test_every_flake_tool_is_in_the_debian_list_or_says_why_not():
+    accounted = set(DEBIAN_TO_NIX.values()) | set(NIX_ONLY)
+    extra = sorted(nix_side() - accounted)
+    assert not extra, (
+        f"{extra} in flake.nix but in no Debian package: add the Debian package to "
+        "bootstrap/debian-packages.txt (and DEBIAN_TO_NIX), or say why in NIX_ONLY"
+    )
+    unused = sorted(set(NIX_ONLY) - nix_side())
+    assert not unused, f"NIX_ONLY names {unused}, which flake.nix no longer has"
+
+
+def test_the_flake_python_has_exactly_the_direct_requirements():
+    required = set(pins(REPO / "requirements.txt"))
+    assert required == set(PYTHON_TO_NIX), "map every requirements.txt package to flake.nix"
+    provided = set(nix_list("pythonLibraries")) | set(nix_list("tools"))
+    missing = sorted(name for name in required if PYTHON_TO_NIX[name] not in provided)
+    assert not missing, f"requirements.txt packages the flake's Python lacks: {missing}"
+    extra = sorted(set(nix_list("pythonLibraries")) - set(PYTHON_TO_NIX.values()))
+    assert not extra, f"flake.nix's pythonLibraries has {extra}, not in requirements.txt"
+
+
+def test_flake_builds_pypi_packages_at_the_locked_version_and_hash():
+    import base64
+
+    lock = lock_entries()
+    built = re.findall(r'fromPypi "([^"]+)" "([^"]+)"\s+"sha256-([^"]+)"', FLAKE.read_text())
+    assert {canonical(name) for name, _, _ in built} >= {"snakemake-executor-plugin-slurm"}
+    for name, version, sri in built:
+        locked_version, hashes = lock[canonical(name)]
+        assert version == locked_version, f"{name}: flake {version}, lock {locked_version}"
+        assert base64.b64decode(sri).hex() in hashes, f"{name}: flake's hash is not the lock's"
+
+
+def test_nixpkgs_is_pinned_to_a_commit_not_a_branch():
+    url = re.search(r'inputs\.nixpkgs\.url = "([^"]+)"', FLAKE.read_text()).group(1)
+    assert re.fullmatch(r"github:NixOS/nixpkgs/[0-9a-f]{40}", url), url
+
+
+def test_flake_parses():
+    import shutil
+    import subprocess
+
+    if shutil.which("nix-instantiate") is None:
+        pytest.skip("nix-instantiate (Debian's nix-bin) is not installed")
+    run = subprocess.run(
+        ["nix-instantiate", "--parse", str(FLAKE)], capture_output=True, text=True, timeout=60
+    )
+    assert run.returncode == 0, run.stderr
+
+
+def test_nix_list_reader_sees_entries_not_comments():
+    text = (
+        "x = 1;\n  tools = pkgs: mine: with pkgs; [\n    # a comment fio\n"
+        "    fio  # fio\n    mine.R\n  ];"
+    )
+    assert nix_list("tools", text) == ["fio", "mine.R"]
+
+
+# flake.nix's outputs evaluated offline against a stub nixpkgs (no fetch): this catches
+# wrong names, argument orders and shapes in the flake's own code; whether nixpkgs has each
+# attribute is only known where `nix flake check` can fetch it (docs/nix.md).
+STUB_EVAL = r"""
+let
+  flake = import FLAKE_PATH;
+  fix = f: let x = f x; in x;
+  drv = name: { inherit name; out = "/stub/${name}"; outPath = "/stub/${name}"; };
+  attrs = ns: builtins.listToAttrs (map (n: { name = n; value = drv n; }) ns);
+  basePs = pself: attrs [ "snakemake" "jsonschema" "pyyaml" "pytest" "scikit-learn" "numpy"
+      "pandas" "snakemake-interface-common" "snakemake-interface-executor-plugins"
+      "throttler" "poetry-core" "hatchling" ] // {
+    buildPythonPackage = a:
+      assert a ? pname && a ? version && a ? src && a ? build-system; a // drv a.pname;
+    fetchPypi = a: assert a ? pname && a ? version && a ? hash; drv "pypi-${a.pname}";
+  };
+  pkgs = attrs TOOL_NAMES // {
+    python3.override = args: assert args ? self; {
+      withPackages = f: { libs = f (fix (pself:
+        basePs pself // args.packageOverrides pself (basePs pself))); } // drv "python-env";
+    };
+    rWrapper.override = args: { libs = args.packages; } // drv "R";
+    rPackages = attrs [ "ggplot2" "lintr" ];
+    stdenv.mkDerivation = a: assert a ? pname && a ? version && a ? src; a // drv a.pname;
+    fetchFromGitHub = a: assert a ? owner && a ? repo && a ? rev && a ? hash; drv a.repo;
+    fetchurl = a: assert a ? hash && (a ? url || a ? urls); drv "fetchurl";
+    runCommand = name: env: script: { inherit script; } // drv name;
+    mkShell = a: a;
+    linux_6_1.src = drv "linux-6.1-source";
+    pkgsCross.aarch64-multiplatform = {
+      stdenv.cc = drv "cross-cc" // { bintools = drv "cross-bintools"; };
+      pkgsStatic.sqlite = drv "static-sqlite";
+    };
+  };
+  nixpkgs = {
+    lib.genAttrs = ns: f: builtins.listToAttrs (map (n: { name = n; value = f n; }) ns);
+    legacyPackages = { x86_64-linux = pkgs; aarch64-linux = pkgs; };
+  };
+  out = flake.outputs { self = out; inherit nixpkgs; };
+  shell = out.devShells.x86_64-linux.default;
+  names = map (p: p.name);
+in {
+  shell = names shell.packages ++ names shell.buildInputs;
+  python = names out.packages.x86_64-linux.python.libs;
+  env = [ shell.MOBIFRAG_KERNEL_SOURCE.name shell.MOBIFRAG_FLASHSIM_SOURCE.name
+          shell.MOBIFRAG_ARM64_SQLITE_STATIC ];
+  packages = builtins.attrNames out.packages.aarch64-linux;
+}
+"""
+
+
+def test_flake_outputs_evaluate_against_a_stub_nixpkgs(tmp_path):
+    import shutil
+    import subprocess
+
+    if shutil.which("nix-instantiate") is None:
+        pytest.skip("nix-instantiate (Debian's nix-bin) is not installed")
+    plain = sorted(
+        {token for token in nix_list("tools") + nix_list("libraries") if "." not in token}
+        | {"autoreconfHook"}
+    )
+    stub = tmp_path / "eval.nix"
+    stub.write_text(
+        STUB_EVAL.replace("FLAKE_PATH", str(FLAKE)).replace(
+            "TOOL_NAMES", "[ " + " ".join(f'"{name}"' for name in plain) + " ]"
+        )
+    )
+    run = subprocess.run(
+        ["nix-instantiate", "--option", "build-users-group", "", "--eval", "--strict", "--json"]
+        + [str(stub)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stderr
+    result = json.loads(run.stdout)
+    for tool in ("fio", "qemu", "boost", "cargo", "android-tools", "python-env", "R"):
+        assert tool in result["shell"]
+    for own in ("filebench", "postmark", "aarch64-linux-gnu"):
+        assert own in result["shell"]
+    assert "snakemake_executor_plugin_slurm" in result["python"]
+    assert result["env"] == [
+        "linux-6.1-source",
+        "flashsim",
+        "/stub/static-sqlite/lib/libsqlite3.a",
+    ]
+    assert result["packages"] == ["filebench", "flashsim-src", "postmark", "python"]
