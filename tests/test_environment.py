@@ -500,3 +500,70 @@ def test_flake_outputs_evaluate_against_a_stub_nixpkgs(tmp_path):
         "/stub/static-sqlite/lib/libsqlite3.a",
     ]
     assert result["packages"] == ["filebench", "flashsim-src", "postmark", "python"]
+
+
+# --- the guest's PATH follows the host's ---------------------------------------------
+
+GUEST_INIT = REPO / "mobifrag" / "guest" / "init.sh"
+
+
+def guest_path(host_path, fallback):
+    """Run init.sh's guest_path function (only it) under /bin/sh."""
+    import subprocess
+
+    text = GUEST_INIT.read_text()
+    function = re.search(r"^guest_path\(\) \{\n.*?^\}\n", text, re.S | re.M).group(0)
+    run = subprocess.run(
+        ["sh", "-c", function + 'guest_path "$1" "$2"', "sh", host_path, fallback],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert run.returncode == 0, run.stderr
+    return run.stdout.rstrip("\n")
+
+
+def test_guest_path_puts_the_hosts_existing_entries_first(tmp_path):
+    nix_bin = tmp_path / "nix" / "store" / "abc-fio-3.38" / "bin"
+    cargo_bin = tmp_path / "cargo" / "bin"
+    nix_bin.mkdir(parents=True)
+    cargo_bin.mkdir(parents=True)
+    host = ":".join(
+        [
+            str(nix_bin),
+            str(tmp_path / "run" / "current-system" / "sw" / "bin"),  # not in the guest's view
+            "",  # an empty entry means the working directory: dropped
+            ".",
+            "relative/bin",
+            str(cargo_bin),
+            "/usr/bin",
+            str(nix_bin),  # listed twice
+        ]
+    )
+    assert guest_path(host, "/usr/local/bin:/usr/bin:/bin") == ":".join(
+        [str(nix_bin), str(cargo_bin), "/usr/bin", "/usr/local/bin", "/bin"]
+    )
+
+
+def test_guest_path_without_a_host_path_is_the_fallback():
+    assert guest_path("", "/usr/sbin:/usr/bin:/sbin:/bin") == "/usr/sbin:/usr/bin:/sbin:/bin"
+
+
+def test_guest_path_takes_entries_literally(tmp_path):
+    odd = tmp_path / "with space" / "*"
+    odd.mkdir(parents=True)
+    assert guest_path(f"{odd}:{tmp_path}/*", "/bin") == f"{odd}:/bin"
+
+
+def test_init_sets_the_jobs_path_from_the_handed_over_host_path_before_the_job():
+    lines = GUEST_INIT.read_text().splitlines()
+
+    def first(pattern):
+        return next(i for i, line in enumerate(lines) if re.search(pattern, line))
+
+    share = first(r"mount -t 9p .* out /run/mobifrag/out")
+    path = first(r'PATH=\$\(guest_path "\$\(cat "\$MOBIFRAG_OUT/host-path"\)" "\$PATH"\)')
+    run = first(r"sh \./job\.sh")
+    assert share < path < run
+    # the fixed list stays, as the fallback and for init's own commands before the share
+    assert lines[first(r"^export PATH=")].endswith("/usr/sbin:/usr/bin:/sbin:/bin")

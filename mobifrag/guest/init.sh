@@ -6,8 +6,33 @@
 # The job contract (shared with device runners): the job runs as `sh job.sh` in
 # $MOBIFRAG_OUT, writes its results there, and its exit status is written to
 # $MOBIFRAG_OUT/exit-status. The host reads nothing else to decide success.
+# PATH: the guest's system directories until the host's PATH is known (below).
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 export HOME=/run/mobifrag/home
+
+# guest_path HOST_PATH FALLBACK: the absolute directories of HOST_PATH that exist in this
+# guest's view, in order, then those of FALLBACK not already listed; colon-separated.
+# The root is the host's, so a host directory (a Nix store path, ~/.cargo/bin) is here
+# too, except under /run, /proc, /sys and /dev, which are the guest's own.
+guest_path() {
+  set -f
+  guest_path_ifs=$IFS
+  IFS=:
+  guest_path_out=
+  for guest_path_dir in $1; do
+    case "$guest_path_dir" in /*) ;; *) continue ;; esac
+    [ -d "$guest_path_dir" ] || continue
+    case ":$guest_path_out:" in *":$guest_path_dir:"*) continue ;; esac
+    guest_path_out=${guest_path_out:+$guest_path_out:}$guest_path_dir
+  done
+  for guest_path_dir in $2; do
+    case ":$guest_path_out:" in *":$guest_path_dir:"*) continue ;; esac
+    guest_path_out=${guest_path_out:+$guest_path_out:}$guest_path_dir
+  done
+  IFS=$guest_path_ifs
+  set +f
+  printf '%s\n' "$guest_path_out"
+}
 
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
@@ -22,6 +47,12 @@ mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 out /run/mobifrag/out
 
 export MOBIFRAG_OUT=/run/mobifrag/out
 export TMPDIR=/run/mobifrag/tmp
+# The job's PATH follows the host environment that launched the guest: the runner hands
+# its PATH over in the share (host-path); without it, the system directories alone.
+if [ -f "$MOBIFRAG_OUT/host-path" ]; then
+  PATH=$(guest_path "$(cat "$MOBIFRAG_OUT/host-path")" "$PATH")
+  rm -f "$MOBIFRAG_OUT/host-path"
+fi
 
 echo "mobifrag-guest: kernel $(cat /proc/sys/kernel/osrelease), $(nproc) cpus, job starting"
 cd "$MOBIFRAG_OUT" && sh ./job.sh > job.log 2>&1
