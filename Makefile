@@ -19,6 +19,7 @@ help:
 	@echo "make lint        ruff, snakefmt, snakemake --lint, shellcheck, lintr, cargo fmt/clippy,"
 	@echo "                 the agent with -Werror"
 	@echo "make docs        regenerate docs/appendix.md and docs/figures.md (claims, figure registry)"
+	@echo "make flashsim-diff  build FlashSim, replay sampled traces through it and ftl-sim (DEVICE, SCALE)"
 	@echo "make clean       remove results and rendered figures (keeps kernel and builds)"
 	@echo "make clean-all   also remove build/ (kernel cache), .venv and native builds"
 
@@ -103,3 +104,13 @@ test-arm64: bootstrap
 docs: bootstrap
 	python -m mobifrag.docs_pages --claims config/claims.yaml \
 	    --registry paper-figures/registry.yaml --out docs/
+
+# The FlashSim cross-check (rules/flashsim.smk): FlashSim built from its pinned upstream
+# source, a sample of the study's block traces (the scan and dispersed runs, made first
+# if missing) through it and ftl-sim, the table results/<device>/<scale>/flashsim/diff.csv
+# and its figure.
+.PHONY: flashsim-diff
+flashsim-diff: bootstrap
+	snakemake results/$(DEVICE)/$(SCALE)/flashsim/diff.csv \
+	    paper-figures/$(DEVICE)/$(SCALE)/tmc-fig13-flashsim-diff.pdf \
+	    --profile profiles/default --cores $(CORES) --config device=$(DEVICE) scale=$(SCALE)

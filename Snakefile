@@ -32,6 +32,7 @@ include: "rules/user_latency.smk"
 include: "rules/ext4tune.smk"
 include: "rules/ars.smk"
 include: "rules/ars_eval.smk"
+include: "rules/flashsim.smk"
 
 
 rule all:
