@@ -5,8 +5,10 @@
 # page cache is dropped: fio standing in for IOzone (benchmarks/fio/iozone.fio) and for
 # FFSB (benchmarks/fio/ffsb.fio), Debian's postmark, and filebench where installed.
 # Writes mkfs.txt (dumpe2fs -h), mount.txt, aging.json, df.txt, fio/iozone.json,
-# fio/ffsb.json, postmark.cfg, postmark.txt, postmark-wall-ns.txt, filebench.txt or filebench/absent.txt,
-# and async-commit-probe.txt when the options ask for journal_async_commit.
+# fio/ffsb.json, postmark.cfg, postmark.txt, postmark-wall-ns.txt, filebench.txt or
+# filebench/absent.txt, and async-commit-probe.txt when the options ask for
+# journal_async_commit. Every measured run is traced: blktrace/iozone-<section>/ and
+# blktrace/ffsb-<section>/ for each fio section, blktrace/postmark/, blktrace/filebench/.
 #
 #   ext4tune-bench.sh "MKFS_OPTIONS" "MOUNT_OPTIONS" TRACE SEED IOZONE_MIB \
 #       FFSB_THREADS FFSB_LARGE_MIB FFSB_SMALL_FILES POSTMARK_FILES POSTMARK_TRANSACTIONS
@@ -49,13 +51,59 @@ probe_async_commit() {
   rm -f probe.err
 }
 
+# Each fio section is a traced phase of its own, ./blktrace/<stem>-<section>/. The
+# sections run in one fio process, so the drop-before-* job that precedes each (its
+# exec_prerun runs $DROP_CACHES_SCRIPT) switches the trace: it syncs, so the write-back
+# the section before left behind counts toward it, stops that section's blktrace, drops
+# the page cache and starts the next section's, named in order from the job file's
+# drop-before-* jobs ($SECTION_QUEUE). That blktrace outlives the hook's shell, so its
+# pid and name are kept in $SECTION_STATE and its end is awaited through /proc.
+SECTION_QUEUE=$TMPDIR/section-queue SECTION_STATE=$TMPDIR/section-trace JOB_OUT=$(pwd)
+export SECTION_QUEUE SECTION_STATE JOB_OUT
+: > "$SECTION_STATE"
+cat > "$TMPDIR/section-trace.sh" <<'LIB'
+# section_trace_stop: sync, then stop the running section's blktrace, if any, and keep
+# its per-CPU files in $JOB_OUT/blktrace/NAME/.
+section_trace_stop() {
+  sync
+  [ -s "$SECTION_STATE" ] || return 0
+  read -r section_pid section_name < "$SECTION_STATE"
+  kill -INT "$section_pid" || die "blktrace of $section_name is gone"
+  while [ -d "/proc/$section_pid" ] && ! grep -q '^State:[[:space:]]*Z' \
+    "/proc/$section_pid/status" 2> /dev/null; do
+    sleep 0.1
+  done
+  mkdir -p "$JOB_OUT/blktrace/$section_name"
+  cp "$TMPDIR/blktrace/$section_name"/trace.blktrace.* "$JOB_OUT/blktrace/$section_name/"
+  rm -rf "$TMPDIR/blktrace/$section_name"
+  : > "$SECTION_STATE"
+}
+LIB
+cat > "$TMPDIR/drop-caches.sh" <<'HOOK'
+set -eu
+. "$MOBIFRAG_ROOT/jobs/lib.sh"
+. "$TMPDIR/section-trace.sh"
+section_trace_stop
+echo 3 > /proc/sys/vm/drop_caches
+section_name=$(head -n 1 "$SECTION_QUEUE")
+[ -n "$section_name" ] || die "fio ran more sections than its drop-before-* jobs name"
+sed -i 1d "$SECTION_QUEUE"
+trace_start "$section_name"
+echo "$BLKTRACE_PID $section_name" > "$SECTION_STATE"
+HOOK
+# shellcheck source=/dev/null
+. "$TMPDIR/section-trace.sh"
+
 # run_fio FILE: every section of a job file in one fio process (each start of Debian's
 # fio loads 84 MB of libraries over the 9p root, 10-30 s in TCG); the file's
-# drop-before-* jobs run drop-caches.sh before each section. fio/<stem>.json, and the
-# drop jobs' output in fio/.
+# drop-before-* jobs run drop-caches.sh before each section, which also switches the
+# section traces. fio/<stem>.json, and the drop jobs' output in fio/.
 run_fio() {
-  (cd fio && fio --output-format=json --output="$(basename "$1" .fio).json" "$1") \
-    || die "fio $1 failed"
+  stem=$(basename "$1" .fio)
+  sed -n "s/^\[drop-before-\(.*\)\]\$/$stem-\1/p" "$1" > "$SECTION_QUEUE"
+  (cd fio && fio --output-format=json --output="$stem.json" "$1") || die "fio $1 failed"
+  section_trace_stop
+  [ ! -s "$SECTION_QUEUE" ] || die "fio $1 never ran sections $(tr '\n' ' ' < "$SECTION_QUEUE")"
 }
 
 run_postmark() {
@@ -70,10 +118,12 @@ run
 quit
 CFG
   drop_caches
+  trace_start postmark
   start=$(date +%s%N)
   postmark postmark.cfg > postmark.txt || die "postmark failed"
   sync  # the run's writes reach the device within the timed span
   echo $(( $(date +%s%N) - start )) > postmark-wall-ns.txt
+  trace_stop postmark
 }
 
 run_filebench() {
@@ -89,7 +139,10 @@ run_filebench() {
     -e "s|@THREADS@|$ffsb_threads|" -e "s|@SECONDS@|10|" \
     "$benchmarks/filebench/ffsb-small-read.f" > filebench.f
   drop_caches
+  trace_start filebench
   filebench -f filebench.f > filebench.txt 2>&1 || die "filebench failed"
+  sync
+  trace_stop filebench
 }
 
 phase mkfs
@@ -105,7 +158,6 @@ phase aging
 sync
 df -k "$mnt" > df.txt
 
-printf 'sync\necho 3 > /proc/sys/vm/drop_caches\n' > "$TMPDIR/drop-caches.sh"
 export DROP_CACHES_SCRIPT="$TMPDIR/drop-caches.sh" BENCH_DIR="$mnt/bench" IOZONE_SIZE="${iozone_mib}m" FFSB_THREADS="$ffsb_threads"
 export FFSB_LARGE_SIZE="${ffsb_large_mib}m" FFSB_SMALL_FILES="$ffsb_small_files"
 phase iozone

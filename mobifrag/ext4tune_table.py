@@ -2,14 +2,31 @@
 workload) of `jobs/ext4tune-bench.sh` runs, normalized to the `default` configuration.
 
     python -m mobifrag.ext4tune_table --run default RUN_DIR --run tuned RUN_DIR ... \
+        --device devices/D.yaml --ftl-sim ftl-sim/target/release/ftl-sim \
         --table bench.csv --configs configs.csv
 
-`bench.csv`: MiB/s of each workload — fio standing in for IOzone and FFSB (the mean
-over FFSB's threads: the paper's metric is data per second per thread), Postmark's bytes
-read and written over its wall time (postmark, then sync) — and `normalized`, the value
-over the default configuration's. `configs.csv`: what each run really had — inode size,
-flex group size, block groups (dumpe2fs), the mount options (/proc/mounts), the aged
-utilization (df), and what the kernel said to journal_async_commit alone.
+`bench.csv`: each workload — fio standing in for IOzone and FFSB (a section of the job
+file; FFSB's rate is the mean over its threads: the paper's metric is data per second
+per thread), Postmark's reads and its writes (one run, two rows) — judged on the device
+model: the job traced every run (blktrace/<stem>-<section>/, blktrace/postmark/), and
+its trace is replayed through ftl-sim on the device profile closed loop with one request
+in flight per thread. Columns: the run's threads (its queue depth), `workload_bytes`
+(what the benchmark moved in the row's direction: fio's bytes, or the bytes Postmark
+reports read or written), the trace's block requests, bytes read and written and
+flushes (where the paper's mechanisms show: fewer metadata writes, fewer barriers),
+`device_ms`, `modeled_ms` (device time + the profile's host overhead per request),
+`modeled_mib_s` = workload bytes / threads / modeled time, `trace_mib_s` = the trace's
+bytes in the row's direction / threads / modeled time (what the device moved), and
+`modeled_normalized`, the modeled rate over the default configuration's. Postmark's
+read and write rates share its one run's time, as Postmark's own report does, so
+their ratios to the default differ only where its bytes do (read_bytes and write_bytes
+tell them apart on the device). The emulator's wall time stays as a secondary series:
+`wall_mib_s` (fio's per-thread bandwidth; Postmark's bytes over its wall time, postmark
+then sync) and `wall_normalized`.
+
+`configs.csv`: what each run really had — inode size, flex group size, block groups
+(dumpe2fs), the mount options (/proc/mounts), the aged utilization (df), and what the
+kernel said to journal_async_commit alone.
 """
 
 from __future__ import annotations
@@ -20,6 +37,7 @@ import re
 import sys
 from pathlib import Path
 
+from mobifrag import ftl
 from mobifrag.fragment_tables import write_table
 
 BASELINE = "default"
@@ -30,7 +48,11 @@ FIO_BENCHMARKS = {
     "iozone": ("IOzone", ("seq-write", "seq-read", "rand-write", "rand-read")),
     "ffsb": ("FFSB", ("large-write", "large-read", "small-write", "small-read")),
 }
-COLUMNS = ("config", "benchmark", "tool", "workload", "op", "mib_s", "normalized")
+COLUMNS = ("config", "benchmark", "tool", "workload", "op", "threads", "workload_bytes")
+COLUMNS += ("requests", "read_bytes", "write_bytes", "flushes", "device_ms", "modeled_ms")
+COLUMNS += ("modeled_mib_s", "trace_mib_s", "modeled_normalized")
+COLUMNS += ("wall_mib_s", "wall_normalized")
+POSTMARK_TRACE = "postmark"
 CONFIG_COLUMNS = ("config", "inode_size", "flex_bg_size", "block_groups", "blocks_per_group")
 CONFIG_COLUMNS += ("mount_options", "used_percent", "async_commit_alone")
 POSTMARK_DATA = re.compile(
@@ -53,28 +75,56 @@ def fio_jobs(report: Path) -> list[dict]:
         raise TuningTableError(f"{report}: no fio report ({error})") from None
 
 
-def section_mib_s(report: Path, jobs: list[dict], section: str, op: str) -> float:
-    """Mean MiB/s over the threads (jobs) of one section."""
+class Model:
+    """The device model a run's block traces are replayed on (ftl-sim + profile)."""
+
+    def __init__(self, ftl_sim: Path, device: Path):
+        self.ftl_sim, self.device = ftl_sim, device
+
+    def phase(self, trace: Path, threads: int) -> dict:
+        try:
+            summary = ftl.replay_phase(self.ftl_sim, self.device, trace, threads)
+        except ftl.FtlSimError as error:
+            raise TuningTableError(str(error)) from None
+        if ftl.modeled_seconds(summary) <= 0:
+            raise TuningTableError(f"{trace}: no block requests: the run never reached the disk")
+        return summary
+
+
+def section_jobs(report: Path, jobs: list[dict], section: str, op: str) -> list[dict]:
+    """The `op` parts of the threads (jobs) of one section."""
     try:
-        rates = [job[op]["bw_bytes"] / MIB for job in jobs if job["jobname"] == section]
+        done = [job[op] for job in jobs if job["jobname"] == section]
+        rates = [part["bw_bytes"] for part in done]
     except (KeyError, TypeError) as error:
         raise TuningTableError(f"{report}: job {section}: no {op} rate ({error})") from None
-    if not rates:
+    if not done:
         raise TuningTableError(f"{report}: no job {section}")
     if min(rates) <= 0:
         raise TuningTableError(f"{report}: a {section} job moved no {op} data in fio's 1 ms")
-    return sum(rates) / len(rates)
+    return done
 
 
-def fio_rows(run: Path) -> list[dict]:
+def section_mib_s(report: Path, jobs: list[dict], section: str, op: str) -> float:
+    """Mean MiB/s over the threads (jobs) of one section."""
+    done = section_jobs(report, jobs, section, op)
+    return sum(part["bw_bytes"] for part in done) / MIB / len(done)
+
+
+def fio_rows(run: Path, model: Model) -> list[dict]:
     rows = []
     for stem, (benchmark, sections) in FIO_BENCHMARKS.items():
         report = run / "fio" / f"{stem}.json"
         jobs = fio_jobs(report)
         for section in sections:
             op = "write" if section.endswith("write") else "read"
+            done = section_jobs(report, jobs, section, op)
+            moved = sum(part.get("io_bytes", 0) for part in done)
+            if moved <= 0:
+                raise TuningTableError(f"{report}: job {section}: no {op} io_bytes")
+            summary = model.phase(run / "blktrace" / f"{stem}-{section}", len(done))
             rate = section_mib_s(report, jobs, section, op)
-            rows.append(_row(benchmark, "fio", section, op, rate))
+            rows.append(_row(benchmark, "fio", section, op, len(done), moved, summary, rate))
     return rows
 
 
@@ -92,7 +142,7 @@ def postmark_bytes(report: Path) -> dict[str, float]:
     return found
 
 
-def postmark_rows(run: Path) -> list[dict]:
+def postmark_rows(run: Path, model: Model) -> list[dict]:
     wall = run / "postmark-wall-ns.txt"
     try:
         seconds = int(wall.read_text().strip()) / 1e9
@@ -101,20 +151,43 @@ def postmark_rows(run: Path) -> list[dict]:
     if seconds <= 0:
         raise TuningTableError(f"{wall}: wall time {seconds} s is not positive")
     moved = postmark_bytes(run / "postmark.txt")
-    return [_row("Postmark", "postmark", op, op, moved[op] / MIB / seconds) for op in moved]
+    summary = model.phase(run / "blktrace" / POSTMARK_TRACE, 1)
+    return [
+        _row("Postmark", "postmark", op, op, 1, moved[op], summary, moved[op] / MIB / seconds)
+        for op in moved
+    ]
 
 
-def _row(benchmark: str, tool: str, workload: str, op: str, rate: float) -> dict:
-    return {"benchmark": benchmark, "tool": tool, "workload": workload, "op": op, "mib_s": rate}
+def _row(
+    benchmark: str, tool: str, workload: str, op: str, threads: int, moved: float,
+    summary: dict, wall_rate: float,
+) -> dict:  # fmt: skip
+    """One workload: the benchmark's bytes of `op` and its run's modeled time (per
+    thread: the threads ran side by side for the whole modeled time)."""
+    modeled = ftl.modeled_seconds(summary)
+    traced = summary["requests"][op]["bytes"]
+    return {
+        "benchmark": benchmark,
+        "tool": tool,
+        "workload": workload,
+        "op": op,
+        "threads": threads,
+        "workload_bytes": f"{moved:.0f}",
+        **ftl.phase_columns(summary),
+        "modeled_mib_s": moved / threads / MIB / modeled,
+        "trace_mib_s": traced / threads / MIB / modeled,
+        "wall_mib_s": wall_rate,
+    }
 
 
-def run_rows(config: str, run: Path) -> list[dict]:
-    return [{"config": config, **row} for row in fio_rows(run) + postmark_rows(run)]
+def run_rows(config: str, run: Path, model: Model) -> list[dict]:
+    return [{"config": config, **row} for row in fio_rows(run, model) + postmark_rows(run, model)]
 
 
 def normalize(rows: list[dict], baseline: str = BASELINE) -> list[dict]:
-    """Every row with `normalized` = its MiB/s over the baseline configuration's."""
-    base = {(r["benchmark"], r["workload"]): r["mib_s"] for r in rows if r["config"] == baseline}
+    """Every row with `modeled_normalized` and `wall_normalized`: its modeled and wall
+    MiB/s over the baseline configuration's."""
+    base = {(r["benchmark"], r["workload"]): r for r in rows if r["config"] == baseline}
     if not base:
         raise TuningTableError(f"no '{baseline}' run to normalize to: add --run {baseline} DIR")
     out = []
@@ -122,7 +195,14 @@ def normalize(rows: list[dict], baseline: str = BASELINE) -> list[dict]:
         key = (row["benchmark"], row["workload"])
         if key not in base:
             raise TuningTableError(f"{row['config']}: {key[0]} {key[1]} has no {baseline} value")
-        out.append({**row, "normalized": row["mib_s"] / base[key]})
+        reference = base[key]
+        out.append(
+            {
+                **row,
+                "modeled_normalized": row["modeled_mib_s"] / reference["modeled_mib_s"],
+                "wall_normalized": row["wall_mib_s"] / reference["wall_mib_s"],
+            }
+        )
     return out
 
 
@@ -157,20 +237,26 @@ def config_row(config: str, run: Path) -> dict:
     }
 
 
+RATES = ("modeled_mib_s", "trace_mib_s", "modeled_normalized", "wall_mib_s", "wall_normalized")
+
+
 def _rounded(row: dict) -> dict:
-    return {**row, "mib_s": f"{row['mib_s']:.6g}", "normalized": f"{row['normalized']:.6g}"}
+    return {**row, **{name: f"{row[name]:.6g}" for name in RATES}}
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--run", nargs=2, action="append", metavar=("CONFIG", "DIR"))
+    parser.add_argument("--device", "--device-profile", dest="device", type=Path, required=True)
+    parser.add_argument("--ftl-sim", type=Path, required=True)
     parser.add_argument("--table", type=Path, required=True)
     parser.add_argument("--configs", type=Path, required=True)
     args = parser.parse_args(argv)
+    model = Model(args.ftl_sim, args.device)
     try:
         if not args.run:
             raise TuningTableError("no --run CONFIG DIR given")
-        rows = [row for config, run in args.run for row in run_rows(config, Path(run))]
+        rows = [row for config, run in args.run for row in run_rows(config, Path(run), model)]
         configs = [config_row(config, Path(run)) for config, run in args.run]
         rows = normalize(rows)
     except TuningTableError as error:

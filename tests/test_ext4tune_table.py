@@ -1,14 +1,18 @@
-"""Ext4 tuning tables (seed 004): fio and postmark outputs of a run → MiB/s rows,
-normalized to the default configuration; configuration facts; mkfs options."""
+"""Ext4 tuning tables (seed 004): fio and postmark outputs of a run and the block trace of
+each benchmark run (blktrace's binary format, replayed through the real ftl-sim on the
+eMMC profile) → modeled and wall MiB/s rows, normalized to the default configuration;
+configuration facts; mkfs options."""
 
 import csv
 import json
 
 import pytest
+from test_ftl_closed_loop import DEVICE, FTL_SIM, write_blktrace
 
 from mobifrag import ext4tune
 from mobifrag.ext4tune_table import (
     FIO_BENCHMARKS,
+    Model,
     TuningTableError,
     main,
     normalize,
@@ -17,6 +21,8 @@ from mobifrag.ext4tune_table import (
 )
 
 MIB = 1024 * 1024
+MODEL = Model(FTL_SIM, DEVICE)
+needs_ftl_sim = pytest.mark.skipif(not FTL_SIM.is_file(), reason="ftl-sim is not built")
 POSTMARK = """PostMark v1.51 : 8/14/01
 Time:
 \t2 seconds total
@@ -31,20 +37,34 @@ Flex block group size:    {flex}
 """
 
 
-def fio_report(path, sections):
-    """A fio JSON report: section → (op, per-thread MiB/s), with a drop job before each."""
+def fio_report(path, sections, io_bytes=MIB):
+    """A fio JSON report: section → (op, per-thread MiB/s), with a drop job before each;
+    every thread moved `io_bytes`."""
     jobs = []
     for section, (op, rates) in sections.items():
         jobs.append({"jobname": f"drop-before-{section}", "read": {"bw_bytes": 0}})
         for rate in rates:
             other = "read" if op == "write" else "write"
-            jobs.append(
-                {"jobname": section, op: {"bw_bytes": int(rate * MIB)}, other: {"bw_bytes": 0}}
-            )
+            done = {"bw_bytes": int(rate * MIB), "io_bytes": io_bytes}
+            jobs.append({"jobname": section, op: done, other: {"bw_bytes": 0, "io_bytes": 0}})
     path.write_text("drop-before-x : Saving output of prerun\n" + json.dumps({"jobs": jobs}))
 
 
-def make_run(root, scale=1.0, read="2.00 megabytes", written="512.00 kilobytes", wall=1e9):
+def run_trace(op, pieces, metadata=0, flushes=0):
+    """A benchmark run's block requests: its 1 MiB per thread in `pieces` requests (two
+    threads' worth), plus `metadata` 4 KiB writes and `flushes` flushes."""
+    size = 2 * 2048 // pieces
+    requests = [(i * 10, "W" if op == "write" else "R", i * size, size) for i in range(pieces)]
+    requests += [(10**6 + i, "W", (1 << 20) + i * 8, 8) for i in range(metadata)]
+    requests += [(2 * 10**6 + i, "F", 0, 0) for i in range(flushes)]
+    return requests
+
+
+def make_run(
+    root, scale=1.0, read="2.00 megabytes", written="512.00 kilobytes", wall=1e9, metadata=0
+):
+    """A run whose fio rates scale with `scale`; every trace carries `metadata` extra
+    4 KiB writes (what a configuration's metadata traffic adds on the device)."""
     run = root
     (run / "fio").mkdir(parents=True)
     for stem, sections in (
@@ -56,6 +76,12 @@ def make_run(root, scale=1.0, read="2.00 megabytes", written="512.00 kilobytes",
             run / "fio" / f"{stem}.json",
             {s: ("write" if s.endswith("write") else "read", rates) for s in sections},
         )
+        for section in sections:
+            op = "write" if section.endswith("write") else "read"
+            requests = run_trace(op, 64, metadata, flushes=2)
+            write_blktrace(run / "blktrace" / f"{stem}-{section}", requests)
+    postmark = run_trace("write", 32, metadata, flushes=4) + [(3 * 10**6, "R", 1 << 22, 64)]
+    write_blktrace(run / "blktrace" / "postmark", postmark)
     (run / "postmark.txt").write_text(POSTMARK.format(read=read, written=written))
     (run / "postmark-wall-ns.txt").write_text(f"{int(wall)}\n")
     (run / "mkfs.txt").write_text(DUMPE2FS.format(inode=128, flex=32))
@@ -70,16 +96,37 @@ def rows_by(rows, config):
     return {(r["benchmark"], r["workload"]): r for r in rows if r["config"] == config}
 
 
+@needs_ftl_sim
 def test_fio_rates_are_per_thread_means_and_postmark_is_bytes_over_wall(tmp_path):
-    rows = rows_by(run_rows("default", make_run(tmp_path / "d", wall=2e9)), "default")
-    assert rows["IOzone", "seq-write"]["mib_s"] == pytest.approx(10)
+    rows = rows_by(run_rows("default", make_run(tmp_path / "d", wall=2e9), MODEL), "default")
+    assert rows["IOzone", "seq-write"]["wall_mib_s"] == pytest.approx(10)
     assert rows["IOzone", "rand-read"]["op"] == "read"
-    assert rows["FFSB", "small-write"]["mib_s"] == pytest.approx(3)  # mean of 2 and 4
+    assert rows["FFSB", "small-write"]["wall_mib_s"] == pytest.approx(3)  # mean of 2 and 4
     assert rows["FFSB", "large-read"]["tool"] == "fio"
-    assert rows["Postmark", "read"]["mib_s"] == pytest.approx(1.0)  # 2 MiB in 2 s
-    assert rows["Postmark", "write"]["mib_s"] == pytest.approx(0.25)
+    assert rows["Postmark", "read"]["wall_mib_s"] == pytest.approx(1.0)  # 2 MiB in 2 s
+    assert rows["Postmark", "write"]["wall_mib_s"] == pytest.approx(0.25)
     assert rows["Postmark", "write"]["tool"] == "postmark"
     assert len(rows) == 10
+
+
+@needs_ftl_sim
+def test_modeled_rates_are_benchmark_bytes_per_thread_over_modeled_time(tmp_path):
+    rows = rows_by(run_rows("default", make_run(tmp_path / "d"), MODEL), "default")
+    iozone, ffsb = rows["IOzone", "seq-write"], rows["FFSB", "large-write"]
+    assert (iozone["threads"], ffsb["threads"]) == (1, 2)
+    assert iozone["workload_bytes"] == str(MIB) and ffsb["workload_bytes"] == str(2 * MIB)
+    assert iozone["requests"] == "64" and iozone["flushes"] == "2"
+    assert iozone["write_bytes"] == str(2 * MIB) and iozone["read_bytes"] == "0"
+    seconds = float(iozone["modeled_ms"]) / 1000
+    assert iozone["modeled_mib_s"] == pytest.approx(1 / seconds, rel=1e-5)
+    assert iozone["trace_mib_s"] == pytest.approx(2 / seconds, rel=1e-5)
+    # FFSB's threads ran side by side: per thread, each moved 1 MiB in the modeled time
+    assert ffsb["modeled_mib_s"] == pytest.approx(1 / (float(ffsb["modeled_ms"]) / 1000))
+    # Postmark: its own bytes read and written, over one run's modeled time
+    read, write = rows["Postmark", "read"], rows["Postmark", "write"]
+    assert read["modeled_ms"] == write["modeled_ms"] and read["requests"] == "33"
+    assert read["modeled_mib_s"] == pytest.approx(4 * write["modeled_mib_s"])
+    assert read["trace_mib_s"] < write["trace_mib_s"]  # the device read 32 KiB, wrote 2 MiB
 
 
 def test_postmark_units_are_powers_of_1024(tmp_path):
@@ -88,18 +135,25 @@ def test_postmark_units_are_powers_of_1024(tmp_path):
     assert postmark_bytes(report) == {"read": 1.5 * 1024 * MIB, "write": 300}
 
 
+@needs_ftl_sim
 def test_normalized_to_the_default_configuration(tmp_path):
-    rows = run_rows("default", make_run(tmp_path / "d"))
-    rows += run_rows("tuned", make_run(tmp_path / "t", scale=1.25, wall=0.8e9))
+    rows = run_rows("default", make_run(tmp_path / "d", metadata=64), MODEL)
+    rows += run_rows("tuned", make_run(tmp_path / "t", scale=1.25, wall=0.8e9), MODEL)
     table = normalize(rows)
     default, tuned = rows_by(table, "default"), rows_by(table, "tuned")
-    assert {r["normalized"] for r in default.values()} == {1.0}
-    assert tuned["IOzone", "seq-read"]["normalized"] == pytest.approx(1.25)
-    assert tuned["Postmark", "read"]["normalized"] == pytest.approx(1.25)
+    assert {r["wall_normalized"] for r in default.values()} == {1.0}
+    assert {r["modeled_normalized"] for r in default.values()} == {1.0}
+    assert tuned["IOzone", "seq-read"]["wall_normalized"] == pytest.approx(1.25)
+    assert tuned["Postmark", "read"]["wall_normalized"] == pytest.approx(1.25)
+    # on the device model the tuned runs lack the default's 64 metadata writes: faster
+    for key, row in tuned.items():
+        assert row["modeled_normalized"] > 1, key
+        assert int(row["write_bytes"]) < int(default[key]["write_bytes"]), key
 
 
+@needs_ftl_sim
 def test_no_default_run_is_an_error_naming_it(tmp_path):
-    rows = run_rows("tuned", make_run(tmp_path / "t"))
+    rows = run_rows("tuned", make_run(tmp_path / "t"), MODEL)
     with pytest.raises(TuningTableError, match="no 'default' run to normalize to"):
         normalize(rows)
 
@@ -108,14 +162,27 @@ def test_missing_fio_report_is_named(tmp_path):
     run = make_run(tmp_path / "d")
     (run / "fio" / "ffsb.json").unlink()
     with pytest.raises(TuningTableError, match="ffsb.json: no fio report"):
-        run_rows("default", run)
+        run_rows("default", run, MODEL)
 
 
 def test_missing_section_is_named(tmp_path):
     run = make_run(tmp_path / "d")
     fio_report(run / "fio" / "ffsb.json", {"large-write": ("write", [1])})
     with pytest.raises(TuningTableError, match="ffsb.json: no job large-read"):
-        run_rows("default", run)
+        run_rows("default", run, MODEL)
+
+
+@needs_ftl_sim
+def test_missing_trace_of_a_run_is_named(tmp_path):
+    run = make_run(tmp_path / "d")
+    for path in (run / "blktrace" / "ffsb-small-read").iterdir():
+        path.unlink()
+    (run / "blktrace" / "ffsb-small-read").rmdir()
+    with pytest.raises(TuningTableError, match="ffsb-small-read is missing"):
+        run_rows("default", run, MODEL)
+    write_blktrace(run / "blktrace" / "ffsb-small-read", [])
+    with pytest.raises(TuningTableError, match="never reached the disk"):
+        run_rows("default", run, MODEL)
 
 
 def test_fio_job_without_data_is_refused(tmp_path):
@@ -124,25 +191,30 @@ def test_fio_job_without_data_is_refused(tmp_path):
     sections["seq-read"] = ("read", [0])
     fio_report(run / "fio" / "iozone.json", sections)
     with pytest.raises(TuningTableError, match="iozone.json: a seq-read job moved no read"):
-        run_rows("default", run)
+        run_rows("default", run, MODEL)
 
 
+@needs_ftl_sim
 def test_postmark_without_data_section_is_named(tmp_path):
     run = make_run(tmp_path / "d")
     (run / "postmark.txt").write_text("PostMark v1.51\nError: out of space\n")
     with pytest.raises(TuningTableError, match="postmark.txt: no 'Data:' section"):
-        run_rows("default", run)
+        run_rows("default", run, MODEL)
 
 
+@needs_ftl_sim
 def test_cli_writes_both_tables(tmp_path):
     default, tuned = make_run(tmp_path / "d"), make_run(tmp_path / "t", scale=2, wall=0.5e9)
     (tuned / "async-commit-probe.txt").write_text("journal_async_commit alone: refused\n")
     bench, configs = tmp_path / "bench.csv", tmp_path / "configs.csv"
     argv = ["--run", "default", str(default), "--run", "tuned", str(tuned)]
+    argv += ["--device", str(DEVICE), "--ftl-sim", str(FTL_SIM)]
     assert main([*argv, "--table", str(bench), "--configs", str(configs)]) == 0
     rows = list(csv.DictReader(bench.open()))
     assert len(rows) == 20
-    assert {r["normalized"] for r in rows if r["config"] == "tuned"} == {"2"}
+    assert {r["wall_normalized"] for r in rows if r["config"] == "tuned"} == {"2"}
+    # the same traces: the same modeled rates
+    assert {r["modeled_normalized"] for r in rows if r["config"] == "tuned"} == {"1"}
     facts = {r["config"]: r for r in csv.DictReader(configs.open())}
     assert facts["tuned"]["flex_bg_size"] == "32"
     assert facts["tuned"]["block_groups"] == "32"
@@ -151,9 +223,11 @@ def test_cli_writes_both_tables(tmp_path):
     assert facts["tuned"]["async_commit_alone"] == "journal_async_commit alone: refused"
 
 
+@needs_ftl_sim
 def test_cli_without_default_fails_with_a_message(tmp_path, capsys):
     run = make_run(tmp_path / "t")
     argv = ["--run", "tuned", str(run), "--table", str(tmp_path / "b.csv")]
+    argv += ["--device", str(DEVICE), "--ftl-sim", str(FTL_SIM)]
     assert main([*argv, "--configs", str(tmp_path / "c.csv")]) == 1
     assert "no 'default' run" in capsys.readouterr().err
     assert not (tmp_path / "b.csv").exists()
