@@ -76,11 +76,12 @@ fn bench_replay() {
         report.requests as f64 / secs / 1e6
     );
     println!(
-        "gc: {} victims, {} data copies, {} erases; waf {:.3}; map-cache hit ratio {:.4}",
+        "gc: {} victims, {} data copies, {} erases; waf {:.3} (data {:.3}); map-cache hit ratio {:.4}",
         c.foreground_gc + c.background_gc,
         c.gc_data_copies,
         c.erases,
         c.total_programs() as f64 / c.host_page_programs as f64,
+        (c.host_page_programs + c.gc_data_copies) as f64 / c.host_page_programs as f64,
         ftl.cache().stats.hits as f64 / (ftl.cache().stats.hits + ftl.cache().stats.misses) as f64
     );
     println!(
