@@ -2,7 +2,7 @@
 # ARS Fig. 7 (§V.C) under one scheme (f2fs, ipu, ars, ars-ipu): per state, a fresh F2FS
 # (Low: pristine; Moderate: the fragmentation benchmark fills to FILL %), then per app of
 # APPS in order, the decision tree's reserved files (SELECTION/<app>/reserved.txt) are
-# created with user.ars and the app's scenario trace (SELECTION/<app>/traces/*.iotrace)
+# created with user.ars and the app's scenario trace (TRACES/<app>/traces/*.iotrace)
 # is replayed with the same list as --mark-list, so a reserved file the trace (or SQLite)
 # deletes and recreates gets user.ars again before its first write. Outputs:
 # ./replay/<state>-<app>.json (the agent's seconds) with the app's blktrace in
@@ -10,12 +10,12 @@
 # ./blktrace/create-apps-<state>-<app>/), ./marked-<state>-<app>.json, ./create.tsv,
 # ./fragbench-moderate.json, ./state/<state>/, fsck.f2fs per state.
 #
-#   ars-apps.sh SCHEME FILL START MIN SELECTION "APPS" SEED
+#   ars-apps.sh SCHEME FILL START MIN SELECTION TRACES "APPS" SEED
 set -eu
 . "$MOBIFRAG_ROOT/jobs/lib.sh"
 . "$MOBIFRAG_ROOT/jobs/ars-lib.sh"
-[ $# -eq 7 ] || die "usage: ars-apps.sh SCHEME FILL START MIN SELECTION APPS SEED"
-scheme=$1 fill=$2 start=$3 min=$4 selection=$5 apps=$6 seed=$7
+[ $# -eq 8 ] || die "usage: ars-apps.sh SCHEME FILL START MIN SELECTION TRACES APPS SEED"
+scheme=$1 fill=$2 start=$3 min=$4 selection=$5 traces=$6 apps=$7 seed=$8
 mnt=$TMPDIR/fs
 : > fsck.txt
 : > create.tsv
@@ -24,7 +24,7 @@ mkdir -p replay
 
 # replay_app APP STATE: the app's scenario traces, one after the other.
 replay_app() {
-  for trace in "$selection/$1/traces"/*.iotrace; do
+  for trace in "$traces/$1/traces"/*.iotrace; do
     "$MOBIFRAG_AGENT" replay --trace "$trace" --root "$mnt/data" --seed "$seed" \
       --mark-list "$selection/$1/reserved.txt" \
       > "replay/$2-$1.json" || die "replay of $1 ($2) failed"

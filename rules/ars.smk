@@ -1,6 +1,7 @@
 # ARS kernel stage (ARS §III, §V.A; kernel-patches/6.1/0001-f2fs-adaptive-reserved-
 # space.patch): the four schemes of `ars_kernel` in config/config.yaml, each on fresh
-# F2FS file systems in the emulator. Paths under results/{device}/{scale}/ars/:
+# F2FS file systems in the emulator. Paths under ars/ of the platform's runs
+# (results/platform/{platform}/{scale}/) and, for the tables, of results/{device}/{scale}/:
 #   motivation/{scheme}/  Fig. 1: a continuous and a fragmented file (ars-motivation.sh;
 #                         each cold read traced, blktrace/read-<file>-<run>/)
 #   blocksize/{scheme}/   Fig. 2: a file written at random per block size (ars-blocksize.sh;
@@ -15,14 +16,14 @@ ARS_SCHEMES = "|".join(config["ars_kernel"]["schemes"])
 
 rule ars_motivation:
     input:
-        kernel=lambda w: device_kernel(w.device),
-        agent=lambda w: device_agent(w.device),
+        kernel=lambda w: device_kernel(job_device(w)),
+        agent=lambda w: device_agent(job_device(w)),
         job="jobs/ars-motivation.sh",
         lib="jobs/ars-lib.sh",
     output:
-        out=directory(results("ars/motivation/{scheme}")),
+        out=directory(platform_runs("ars/motivation/{scheme}")),
     log:
-        results("logs/ars-motivation-{scheme}.console.log"),
+        platform_runs("logs/ars-motivation-{scheme}.console.log"),
     wildcard_constraints:
         scheme=ARS_SCHEMES,
     threads: guest_cpus
@@ -31,12 +32,13 @@ rule ars_motivation:
         runtime=guest_runtime_min,
     params:
         python=PYTHON,
+        device=job_device,
         disk_mib=lambda w: ars_kernel(w.scale)["disk_mib"],
         file=lambda w: ars_kernel(w.scale)["file_mib"] * 1024 * 1024,
         writers=config["ars_kernel"]["writers"],
         reads=config["ars_kernel"]["reads"],
     shell:
-        "{params.python} -m mobifrag.platform --device {wildcards.device}"
+        "{params.python} -m mobifrag.platform --device {params.device}"
         " --kernel {input.kernel} --agent {input.agent} --script {input.job}"
         " --disk-mib {params.disk_mib} --out {output.out} --console {log}"
         " -- {wildcards.scheme} {params.file} {params.writers} {params.reads}"
@@ -44,14 +46,14 @@ rule ars_motivation:
 
 rule ars_blocksize:
     input:
-        kernel=lambda w: device_kernel(w.device),
-        agent=lambda w: device_agent(w.device),
+        kernel=lambda w: device_kernel(job_device(w)),
+        agent=lambda w: device_agent(job_device(w)),
         job="jobs/ars-blocksize.sh",
         lib="jobs/ars-lib.sh",
     output:
-        out=directory(results("ars/blocksize/{scheme}")),
+        out=directory(platform_runs("ars/blocksize/{scheme}")),
     log:
-        results("logs/ars-blocksize-{scheme}.console.log"),
+        platform_runs("logs/ars-blocksize-{scheme}.console.log"),
     wildcard_constraints:
         scheme=ARS_SCHEMES,
     threads: guest_cpus
@@ -60,6 +62,7 @@ rule ars_blocksize:
         runtime=guest_runtime_min,
     params:
         python=PYTHON,
+        device=job_device,
         disk_mib=lambda w: ars_kernel(w.scale)["disk_mib"],
         file=lambda w: ars_kernel(w.scale)["file_mib"] * 1024 * 1024,
         sizes=lambda w: " ".join(
@@ -67,7 +70,7 @@ rule ars_blocksize:
         ),
         reads=config["ars_kernel"]["reads"],
     shell:
-        "{params.python} -m mobifrag.platform --device {wildcards.device}"
+        "{params.python} -m mobifrag.platform --device {params.device}"
         " --kernel {input.kernel} --agent {input.agent} --script {input.job}"
         " --disk-mib {params.disk_mib} --out {output.out} --console {log}"
         " -- {wildcards.scheme} {params.file} '{params.sizes}' {params.reads}"
@@ -97,25 +100,26 @@ rule ars_table:
 
 rule ars_checks:
     input:
-        kernel=lambda w: device_kernel(w.device),
-        agent=lambda w: device_agent(w.device),
+        kernel=lambda w: device_kernel(job_device(w)),
+        agent=lambda w: device_agent(job_device(w)),
         job="jobs/ars-checks.sh",
         lib="jobs/ars-lib.sh",
     output:
-        out=directory(results("ars/checks")),
+        out=directory(platform_runs("ars/checks")),
     log:
-        results("logs/ars-checks.console.log"),
+        platform_runs("logs/ars-checks.console.log"),
     threads: guest_cpus
     resources:
         mem_mb=guest_mem_mb,
         runtime=guest_runtime_min,
     params:
         python=PYTHON,
+        device=job_device,
         disk_mib=lambda w: ars_kernel(w.scale)["disk_mib"],
         file=lambda w: ars_kernel(w.scale)["file_mib"] * 1024 * 1024,
         writers=config["ars_kernel"]["writers"],
     shell:
-        "{params.python} -m mobifrag.platform --device {wildcards.device}"
+        "{params.python} -m mobifrag.platform --device {params.device}"
         " --kernel {input.kernel} --agent {input.agent} --script {input.job}"
         " --disk-mib {params.disk_mib} --out {output.out} --console {log}"
         " -- {params.file} {params.writers}"

@@ -1,6 +1,8 @@
 # ARS evaluation (ARS §V, Figs. 4–7 and the creation-time overhead of §V.D): the schemes
 # of `ars_kernel` on fresh F2FS file systems in the emulator, sizes from each scale's
-# `ars_eval` and the study's `ars_eval` block. Paths under results/{device}/{scale}/ars/eval/:
+# `ars_eval` and the study's `ars_eval` block. Paths under ars/eval/ of the workloads
+# (sqlite-traces/), of the platform's runs (the jobs) and of results/{device}/{scale}/
+# (the tables):
 #   fragbench/{scheme}/  Figs. 4–5: reserved files measured at Low and High (ars-fragbench.sh)
 #   sqlite-traces/       Fig. 6: the insert, update and delete traces and their reserved files
 #   sqlite/{scheme}/     Fig. 6: SQLite transactions at Moderate (ars-sqlite.sh)
@@ -9,15 +11,15 @@
 #                        is traced (blktrace/<phase>/) and modeled on the device profile
 rule ars_eval_fragbench:
     input:
-        kernel=lambda w: device_kernel(w.device),
-        agent=lambda w: device_agent(w.device),
+        kernel=lambda w: device_kernel(job_device(w)),
+        agent=lambda w: device_agent(job_device(w)),
         job="jobs/ars-fragbench.sh",
         lib="jobs/ars-lib.sh",
         guest="jobs/ars-guest.py",
     output:
-        out=directory(results(f"{ARS_EVAL}/fragbench/{{scheme}}")),
+        out=directory(platform_runs(f"{ARS_EVAL}/fragbench/{{scheme}}")),
     log:
-        results("logs/ars-eval-fragbench-{scheme}.console.log"),
+        platform_runs("logs/ars-eval-fragbench-{scheme}.console.log"),
     wildcard_constraints:
         scheme=ARS_SCHEMES,
     threads: guest_cpus
@@ -26,6 +28,7 @@ rule ars_eval_fragbench:
         runtime=guest_runtime_min,
     params:
         python=PYTHON,
+        device=job_device,
         disk_mib=lambda w: ars_eval(w.scale)["disk_mib"],
         file=lambda w: ars_eval(w.scale)["file_kib"] * 1024,
         writers=config["ars_kernel"]["writers"],
@@ -35,7 +38,7 @@ rule ars_eval_fragbench:
         seq_bs=config["ars_eval"]["seq_block_kib"] * 1024,
         rand_bs=config["ars_eval"]["rand_block_kib"] * 1024,
     shell:
-        "{params.python} -m mobifrag.platform --device {wildcards.device}"
+        "{params.python} -m mobifrag.platform --device {params.device}"
         " --kernel {input.kernel} --agent {input.agent} --script {input.job}"
         " --disk-mib {params.disk_mib} --out {output.out} --console {log}"
         " -- {wildcards.scheme} {params.file} {params.writers} {params.files}"
@@ -44,9 +47,9 @@ rule ars_eval_fragbench:
 
 rule ars_eval_sqlite_traces:
     output:
-        directory(results(f"{ARS_EVAL}/sqlite-traces")),
+        directory(workloads(f"{ARS_EVAL}/sqlite-traces")),
     log:
-        results("logs/ars-eval-sqlite-traces.log"),
+        workloads("logs/ars-eval-sqlite-traces.log"),
     params:
         python=PYTHON,
         threads=config["ars_eval"]["sqlite"]["threads"],
@@ -68,16 +71,16 @@ rule ars_eval_sqlite_traces:
 
 rule ars_eval_sqlite:
     input:
-        kernel=lambda w: device_kernel(w.device),
-        agent=lambda w: device_agent(w.device),
+        kernel=lambda w: device_kernel(job_device(w)),
+        agent=lambda w: device_agent(job_device(w)),
         job="jobs/ars-sqlite.sh",
         lib="jobs/ars-lib.sh",
         guest="jobs/ars-guest.py",
-        traces=results(f"{ARS_EVAL}/sqlite-traces"),
+        traces=workloads(f"{ARS_EVAL}/sqlite-traces"),
     output:
-        out=directory(results(f"{ARS_EVAL}/sqlite/{{scheme}}")),
+        out=directory(platform_runs(f"{ARS_EVAL}/sqlite/{{scheme}}")),
     log:
-        results("logs/ars-eval-sqlite-{scheme}.console.log"),
+        platform_runs("logs/ars-eval-sqlite-{scheme}.console.log"),
     wildcard_constraints:
         scheme=ARS_SCHEMES,
     threads: guest_cpus
@@ -86,12 +89,13 @@ rule ars_eval_sqlite:
         runtime=guest_runtime_min,
     params:
         python=PYTHON,
+        device=job_device,
         disk_mib=lambda w: ars_eval(w.scale)["disk_mib"],
         fill=config["ars_eval"]["moderate_fill_percent"],
         sizes=" ".join(str(n) for n in fragbench_args()),
         seed=config["seed"],
     shell:
-        "{params.python} -m mobifrag.platform --device {wildcards.device}"
+        "{params.python} -m mobifrag.platform --device {params.device}"
         " --kernel {input.kernel} --agent {input.agent} --script {input.job}"
         " --disk-mib {params.disk_mib} --out {output.out} --console {log}"
         " -- {wildcards.scheme} {params.fill} {params.sizes}"
@@ -100,27 +104,25 @@ rule ars_eval_sqlite:
 
 rule ars_eval_apps:
     input:
-        kernel=lambda w: device_kernel(w.device),
-        agent=lambda w: device_agent(w.device),
+        kernel=lambda w: device_kernel(job_device(w)),
+        agent=lambda w: device_agent(job_device(w)),
         job="jobs/ars-apps.sh",
         lib="jobs/ars-lib.sh",
         guest="jobs/ars-guest.py",
-        reserved=lambda w: expand(
-            results(f"{ARS_SELECTION}/{{app}}/reserved.txt"),
-            device=w.device,
-            scale=w.scale,
+        reserved=expand(
+            platform_runs(f"{ARS_SELECTION}/{{app}}/reserved.txt"),
             app=config["ars_selection"]["apps"],
+            allow_missing=True,
         ),
-        traces=lambda w: expand(
-            results(f"{ARS_SELECTION}/{{app}}/traces"),
-            device=w.device,
-            scale=w.scale,
+        traces=expand(
+            workloads(f"{ARS_SELECTION}/{{app}}/traces"),
             app=config["ars_selection"]["apps"],
+            allow_missing=True,
         ),
     output:
-        out=directory(results(f"{ARS_EVAL}/apps/{{scheme}}")),
+        out=directory(platform_runs(f"{ARS_EVAL}/apps/{{scheme}}")),
     log:
-        results("logs/ars-eval-apps-{scheme}.console.log"),
+        platform_runs("logs/ars-eval-apps-{scheme}.console.log"),
     wildcard_constraints:
         scheme=ARS_SCHEMES,
     threads: guest_cpus
@@ -129,20 +131,21 @@ rule ars_eval_apps:
         runtime=guest_runtime_min,
     params:
         python=PYTHON,
+        device=job_device,
         disk_mib=lambda w: ars_eval(w.scale)["disk_mib"],
         fill=config["ars_eval"]["moderate_fill_percent"],
         sizes=" ".join(str(n) for n in fragbench_args()),
-        selection=lambda w: results(ARS_SELECTION).format(
-            device=w.device, scale=w.scale
-        ),
+        selection=lambda w: platform_runs(ARS_SELECTION).format(**w),
+        traces=lambda w: workloads(ARS_SELECTION).format(scale=w.scale),
         apps=" ".join(config["ars_selection"]["apps"]),
         seed=config["seed"],
     shell:
-        "{params.python} -m mobifrag.platform --device {wildcards.device}"
+        "{params.python} -m mobifrag.platform --device {params.device}"
         " --kernel {input.kernel} --agent {input.agent} --script {input.job}"
         " --disk-mib {params.disk_mib} --out {output.out} --console {log}"
         " -- {wildcards.scheme} {params.fill} {params.sizes}"
-        " $(realpath {params.selection}) '{params.apps}' {params.seed}"
+        " $(realpath {params.selection}) $(realpath {params.traces})"
+        " '{params.apps}' {params.seed}"
 
 
 # The tables of speed (throughput, sqlite, apps, create) replay each measured phase's

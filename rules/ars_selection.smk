@@ -6,9 +6,9 @@ rule ars_selection_trace:
     input:
         model=Path(config["autoage"]["models"], "{app}.yaml"),
     output:
-        directory(results(f"{ARS_SELECTION}/{{app}}/traces")),
+        directory(workloads(f"{ARS_SELECTION}/{{app}}/traces")),
     log:
-        results("logs/ars-selection-trace-{app}.log"),
+        workloads("logs/ars-selection-trace-{app}.log"),
     wildcard_constraints:
         app="[a-z]+",
     params:
@@ -25,14 +25,14 @@ rule ars_selection_trace:
 
 rule ars_selection_replay:
     input:
-        kernel=lambda w: device_kernel(w.device),
-        agent=lambda w: device_agent(w.device),
+        kernel=lambda w: device_kernel(job_device(w)),
+        agent=lambda w: device_agent(job_device(w)),
         job="jobs/replay-traces.sh",
-        traces=results(f"{ARS_SELECTION}/{{app}}/traces"),
+        traces=workloads(f"{ARS_SELECTION}/{{app}}/traces"),
     output:
-        out=directory(results(f"{ARS_SELECTION}/{{app}}/replay")),
+        out=directory(platform_runs(f"{ARS_SELECTION}/{{app}}/replay")),
     log:
-        results("logs/ars-selection-replay-{app}.console.log"),
+        platform_runs("logs/ars-selection-replay-{app}.console.log"),
     wildcard_constraints:
         app="[a-z]+",
     threads: guest_cpus
@@ -41,13 +41,14 @@ rule ars_selection_replay:
         runtime=guest_runtime_min,
     params:
         python=PYTHON,
+        device=job_device,
         fs=config["ars_selection"]["filesystem"],
         disk_mib=lambda w: ars_selection_scale(w.scale)["disk_mib"],
         # quoted here: Snakemake's :q drops an empty string (F2FS's default options)
         mkfs=mkfs_options(config["ars_selection"]["filesystem"]),
         seed=config["seed"],
     shell:
-        "{params.python} -m mobifrag.platform --device {wildcards.device}"
+        "{params.python} -m mobifrag.platform --device {params.device}"
         " --kernel {input.kernel} --agent {input.agent} --script {input.job}"
         " --disk-mib {params.disk_mib} --out {output.out} --console {log}"
         " -- {params.fs} {params.mkfs} $(realpath {input.traces}) {params.seed}"
@@ -55,11 +56,11 @@ rule ars_selection_replay:
 
 rule ars_selection_dof:
     input:
-        results(f"{ARS_SELECTION}/{{app}}/replay"),
+        platform_runs(f"{ARS_SELECTION}/{{app}}/replay"),
     output:
-        results(f"{ARS_SELECTION}/{{app}}/dof.csv"),
+        platform_runs(f"{ARS_SELECTION}/{{app}}/dof.csv"),
     log:
-        results("logs/ars-selection-dof-{app}.log"),
+        platform_runs("logs/ars-selection-dof-{app}.log"),
     wildcard_constraints:
         app="[a-z]+",
     params:
@@ -72,12 +73,12 @@ rule ars_selection_dof:
 
 rule ars_selection_dataset:
     input:
-        traces=results(f"{ARS_SELECTION}/{{app}}/traces"),
-        dof=results(f"{ARS_SELECTION}/{{app}}/dof.csv"),
+        traces=workloads(f"{ARS_SELECTION}/{{app}}/traces"),
+        dof=platform_runs(f"{ARS_SELECTION}/{{app}}/dof.csv"),
     output:
-        results(f"{ARS_SELECTION}/{{app}}/dataset.csv"),
+        platform_runs(f"{ARS_SELECTION}/{{app}}/dataset.csv"),
     log:
-        results("logs/ars-selection-dataset-{app}.log"),
+        platform_runs("logs/ars-selection-dataset-{app}.log"),
     wildcard_constraints:
         app="[a-z]+",
     params:
@@ -91,12 +92,10 @@ rule ars_selection_dataset:
 
 rule ars_selection_compare:
     input:
-        lambda w: expand(
-            results(f"{ARS_SELECTION}/{{app}}/dataset.csv"),
-            device=w.device,
-            scale=w.scale,
-            app=config["ars_selection"]["apps"],
-        ),
+        lambda w: [
+            on_platform(f"{ARS_SELECTION}/{app}/dataset.csv", w)
+            for app in config["ars_selection"]["apps"]
+        ],
     output:
         splits=results(f"{ARS_SELECTION}/splits.csv"),
         table1=results(f"{ARS_SELECTION}/table1.csv"),
@@ -119,12 +118,12 @@ rule ars_selection_compare:
 
 rule ars_selection_select:
     input:
-        results(f"{ARS_SELECTION}/{{app}}/dataset.csv"),
+        platform_runs(f"{ARS_SELECTION}/{{app}}/dataset.csv"),
     output:
-        decisions=results(f"{ARS_SELECTION}/{{app}}/decisions.csv"),
-        reserved=results(f"{ARS_SELECTION}/{{app}}/reserved.txt"),
+        decisions=platform_runs(f"{ARS_SELECTION}/{{app}}/decisions.csv"),
+        reserved=platform_runs(f"{ARS_SELECTION}/{{app}}/reserved.txt"),
     log:
-        results("logs/ars-selection-select-{app}.log"),
+        platform_runs("logs/ars-selection-select-{app}.log"),
     wildcard_constraints:
         app="[a-z]+",
     params:

@@ -399,7 +399,7 @@ def ars_selection_params():
 
 def ars_selection_lists(device, scale):
     """The reserved-file list and decision table of every app the config names."""
-    run = RESULTS.format(device=device, scale=scale)
+    run = PLATFORM_RUNS.format(platform=platform_key(device), scale=scale)
     return [
         f"{run}/{ARS_SELECTION}/{app}/{name}"
         for app in config["ars_selection"]["apps"]
@@ -481,9 +481,7 @@ def recurring_runs(w):
 # ARS kernel patch experiments (rules/ars.smk).
 def ars_runs(wildcards):
     """Run label → output folder of every scheme's job of one kind."""
-    folder = results(f"ars/{wildcards.kind}").format(
-        device=wildcards.device, scale=wildcards.scale
-    )
+    folder = on_platform(f"ars/{wildcards.kind}", wildcards)
     return {f"scheme={s}": f"{folder}/{s}" for s in config["ars_kernel"]["schemes"]}
 
 
@@ -518,7 +516,7 @@ def fragbench_args():
 
 def ars_eval_runs(w):
     """Run label → job folder of every scheme for the jobs a table reads."""
-    run = results(ARS_EVAL).format(device=w.device, scale=w.scale)
+    run = on_platform(ARS_EVAL, w)
     jobs = ARS_EVAL_JOBS[w.kind]
     return {
         f"scheme={s}" + (f",job={job}" if len(jobs) > 1 else ""): f"{run}/{job}/{s}"

@@ -7,12 +7,12 @@ import shutil
 import pytest
 import yaml
 
-from conftest import REPO, snakemake
+from conftest import REPO, emulator_platform_run, snakemake
 from mobifrag.ars_eval_tables import main as tables
 
 pytestmark = pytest.mark.emulator
 
-RUN = "results/emulator-emmc/test/ars/eval/fragbench"
+RUN = str((emulator_platform_run("test") / "ars/eval/fragbench").relative_to(REPO))
 CONFIG = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
 FILES = CONFIG["ars_eval"]["reserved_files"]
 BOUNDS = [str(kib) for kib in CONFIG["ars_eval"]["free_space_kib"]]

@@ -7,11 +7,11 @@ import shutil
 import pytest
 import yaml
 
-from conftest import REPO, snakemake
+from conftest import REPO, emulator_platform_run, snakemake
 
 pytestmark = pytest.mark.emulator
 
-RUN = "results/emulator-emmc/test/ars/checks"
+RUN = str((emulator_platform_run("test") / "ars/checks").relative_to(REPO))
 CONFIG = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
 FILE_MIB = CONFIG["scales"]["test"]["ars_kernel"]["file_mib"]
 SECTION_BLOCKS = 512  # one 2 MiB section of 4 KiB blocks (mkfs.f2fs defaults)

@@ -18,7 +18,6 @@ instead (five writers fragment their files more than one writer does).
 import csv
 import os
 import re
-import shutil
 import subprocess
 import sys
 import time
@@ -28,7 +27,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from conftest import REPO, planned_jobs, snakemake
+from conftest import REPO, clear_results, emulator_platform_run, planned_jobs, snakemake
 from mobifrag.profiles import load_device
 
 pytestmark = [
@@ -59,6 +58,11 @@ def run_dir(scale: str) -> Path:
     return REPO / "results" / DEVICE / scale
 
 
+def platform_dir(scale: str) -> Path:
+    """Where the slice's guest runs are (mobifrag/stages.py)."""
+    return emulator_platform_run(scale, DEVICE)
+
+
 @pytest.fixture(scope="module")
 def slurm_cluster():
     was_up = subprocess.run([SCRIPT, "status"], capture_output=True).returncode == 0
@@ -86,6 +90,8 @@ def runs(emulator_kernel, slurm_cluster, tmp_path_factory):
     """Run the slice locally and through SLURM; return both runs' outputs."""
     # Only the two scales: Snakemake merges this file over config/config.yaml.
     test_scale = yaml.safe_load((REPO / "config" / "config.yaml").read_text())["scales"]["test"]
+    # One run per experiment: the test is about scheduling, not about repetitions.
+    test_scale["repetitions"] = 1
     override = tmp_path_factory.mktemp("slurm") / "config.yaml"
     override.write_text(
         yaml.safe_dump(
@@ -97,7 +103,7 @@ def runs(emulator_kernel, slurm_cluster, tmp_path_factory):
     )
     for scale in (SLURM_SCALE, LOCAL_SCALE):
         # Always fresh real runs: an earlier run's results must not stand in for these.
-        shutil.rmtree(run_dir(scale), ignore_errors=True)
+        clear_results(scale, device=DEVICE)
 
     local = snakemake(
         target(LOCAL_SCALE), "--configfile", str(override), "--config", f"scale={LOCAL_SCALE}"
@@ -216,9 +222,11 @@ def relative_files(root: Path) -> set[str]:
 def test_same_files(runs):
     local, cluster = relative_files(run_dir(LOCAL_SCALE)), relative_files(run_dir(SLURM_SCALE))
     assert cluster == local
+    local_runs = relative_files(platform_dir(LOCAL_SCALE))
+    assert relative_files(platform_dir(SLURM_SCALE)) == local_runs
     assert f"{SLICE}/dof.csv" in cluster
     # No leftovers of an unfinished job (staging folder, disk image).
-    assert not any(".running" in path or path.endswith(".img") for path in cluster)
+    assert not any(".running" in path or path.endswith(".img") for path in cluster | local_runs)
 
 
 def read_table(path: Path, delimiter=","):
@@ -250,9 +258,9 @@ def test_same_tables(runs):
 
 
 def test_same_snapshots(runs):
-    for experiment in sorted((run_dir(LOCAL_SCALE) / SLICE / "ext4").iterdir()):
-        local = experiment / "snapshot"
-        cluster = run_dir(SLURM_SCALE) / SLICE / "ext4" / experiment.name / "snapshot"
+    for experiment in sorted((platform_dir(LOCAL_SCALE) / SLICE / "ext4").iterdir()):
+        local = experiment / "rep-1" / "snapshot"
+        cluster = platform_dir(SLURM_SCALE) / SLICE / "ext4" / experiment.name / "rep-1/snapshot"
         for table, stable in (
             ("files.tsv", ("path", "size_bytes")),
             ("fs.tsv", ("fs_type", "block_size", "total_blocks")),
