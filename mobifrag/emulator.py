@@ -132,6 +132,8 @@ def write_job_wrapper(job: GuestJob, share: Path) -> None:
     command = ["exec", "/bin/sh", str(job.script.resolve()), *job.args]
     lines.append(" ".join(shlex.quote(part) for part in command))
     (share / "job.sh").write_text("\n".join(lines) + "\n")
+    # The guest's init puts the host's tool directories on the job's PATH (guest/init.sh).
+    (share / "host-path").write_text(os.environ.get("PATH", "") + "\n")
 
 
 def run_qemu(command: list[str], console: Path, timeout_s: float) -> tuple[bool, float]:

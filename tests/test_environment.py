@@ -562,8 +562,27 @@ def test_init_sets_the_jobs_path_from_the_handed_over_host_path_before_the_job()
         return next(i for i, line in enumerate(lines) if re.search(pattern, line))
 
     share = first(r"mount -t 9p .* out /run/mobifrag/out")
-    path = first(r'PATH=\$\(guest_path "\$\(cat "\$MOBIFRAG_OUT/host-path"\)" "\$PATH"\)')
+    path = first(r'PATH=\$\(guest_path "\$PATH:\$\(cat "\$MOBIFRAG_OUT/host-path"\)" "\$PATH"\)')
     run = first(r"sh \./job\.sh")
     assert share < path < run
     # the fixed list stays, as the fallback and for init's own commands before the share
     assert lines[first(r"^export PATH=")].endswith("/usr/sbin:/usr/bin:/sbin:/bin")
+
+
+def test_guest_keeps_its_system_directories_before_the_hosts(tmp_path):
+    # init.sh's call: the system directories, then the host's, all checked in the guest.
+    venv_bin, nix_bin = tmp_path / "venv" / "bin", tmp_path / "nix" / "bin"
+    venv_bin.mkdir(parents=True)
+    nix_bin.mkdir(parents=True)
+    system = "/usr/bin:/bin"
+    host = f"{venv_bin}:.:{nix_bin}:/usr/bin"
+    assert guest_path(f"{system}:{host}", system) == f"/usr/bin:/bin:{venv_bin}:{nix_bin}"
+
+
+def test_runner_hands_the_hosts_path_to_the_guest(tmp_path, monkeypatch):
+    from mobifrag.emulator import GuestJob, write_job_wrapper
+
+    monkeypatch.setenv("PATH", "/opt/tools/bin:/usr/bin")
+    job = GuestJob(kernel=tmp_path / "bzImage", script=REPO / "jobs" / "concurrent-appenders.sh")
+    write_job_wrapper(job, tmp_path)
+    assert (tmp_path / "host-path").read_text() == "/opt/tools/bin:/usr/bin\n"

@@ -48,9 +48,11 @@ mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 out /run/mobifrag/out
 export MOBIFRAG_OUT=/run/mobifrag/out
 export TMPDIR=/run/mobifrag/tmp
 # The job's PATH follows the host environment that launched the guest: the runner hands
-# its PATH over in the share (host-path); without it, the system directories alone.
+# its PATH over in the share (host-path), and its directories the guest sees come after
+# the system directories, so a tool only a Nix shell provides is found while a host venv
+# never replaces the system's python3; without it, the system directories alone.
 if [ -f "$MOBIFRAG_OUT/host-path" ]; then
-  PATH=$(guest_path "$(cat "$MOBIFRAG_OUT/host-path")" "$PATH")
+  PATH=$(guest_path "$PATH:$(cat "$MOBIFRAG_OUT/host-path")" "$PATH")
   rm -f "$MOBIFRAG_OUT/host-path"
 fi
 
