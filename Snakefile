@@ -1,6 +1,8 @@
 # mobifrag: `snakemake all` reproduces the study on the configured device profile.
-# Stages (one module each, data flows top to bottom): kernel → ftl → platform → age →
-# treat → measure → figures → report. README.md says what each stage produces.
+# Data flows one way: workloads (results/workloads/<scale>) → platform runs
+# (results/platform/<key>/<scale>) → device model and tables (results/<device>/<scale>)
+# → figures → claims and report; mobifrag/stages.py defines the layout, docs/methods.md
+# describes each stage.
 import sys
 
 from snakemake.utils import min_version, validate
