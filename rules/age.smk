@@ -15,6 +15,10 @@ rule concurrent_appenders:
         platform_runs(
             "logs/concurrent-appenders-{fs}-writers-{writers}-rep-{rep}.console.log"
         ),
+    benchmark:
+        platform_runs(
+            "benchmarks/concurrent_appenders-{fs}-writers-{writers}-rep-{rep}.tsv"
+        )
     wildcard_constraints:
         fs="ext4|f2fs",
         writers=r"\d+",
@@ -83,6 +87,8 @@ rule autoage_replay:
         out=directory(platform_runs("autoage/{fs}/run")),
     log:
         platform_runs("logs/autoage-{fs}.console.log"),
+    benchmark:
+        platform_runs("benchmarks/autoage_replay-{fs}.tsv")
     wildcard_constraints:
         fs="ext4|f2fs",
     threads: guest_cpus
@@ -154,6 +160,8 @@ rule filldelete_fill:
         out=directory(platform_runs("filldelete/{fs}/filled")),
     log:
         platform_runs("logs/filldelete-{fs}-filled.console.log"),
+    benchmark:
+        platform_runs("benchmarks/filldelete_fill-{fs}.tsv")
     wildcard_constraints:
         fs="ext4|f2fs",
     threads: guest_cpus
@@ -237,6 +245,8 @@ rule replay_filldelete:
         out=directory(platform_runs("filldelete/{fs}/{level}-{app}")),
     log:
         platform_runs("logs/filldelete-{fs}-{level}-{app}.console.log"),
+    benchmark:
+        platform_runs("benchmarks/replay_filldelete-{fs}-{level}-{app}.tsv")
     wildcard_constraints:
         fs="ext4|f2fs",
         level="low|moderate|high|full",
@@ -273,6 +283,8 @@ rule replay_capacity:
         out=directory(platform_runs("capacity/{fs}/{mib}MiB")),
     log:
         platform_runs("logs/capacity-{fs}-{mib}MiB.console.log"),
+    benchmark:
+        platform_runs("benchmarks/replay_capacity-{fs}-{mib}MiB.tsv")
     wildcard_constraints:
         fs="ext4|f2fs",
         mib=r"\d+",

@@ -24,6 +24,8 @@ rule ars_motivation:
         out=directory(platform_runs("ars/motivation/{scheme}")),
     log:
         platform_runs("logs/ars-motivation-{scheme}.console.log"),
+    benchmark:
+        platform_runs("benchmarks/ars_motivation-{scheme}.tsv")
     wildcard_constraints:
         scheme=ARS_SCHEMES,
     threads: guest_cpus
@@ -54,6 +56,8 @@ rule ars_blocksize:
         out=directory(platform_runs("ars/blocksize/{scheme}")),
     log:
         platform_runs("logs/ars-blocksize-{scheme}.console.log"),
+    benchmark:
+        platform_runs("benchmarks/ars_blocksize-{scheme}.tsv")
     wildcard_constraints:
         scheme=ARS_SCHEMES,
     threads: guest_cpus
@@ -87,6 +91,8 @@ rule ars_table:
         results("ars/{kind}.csv"),
     log:
         results("logs/ars-{kind}-table.log"),
+    benchmark:
+        results("benchmarks/ars_table-{kind}.tsv")
     wildcard_constraints:
         kind="motivation|blocksize",
     params:
@@ -108,6 +114,8 @@ rule ars_checks:
         out=directory(platform_runs("ars/checks")),
     log:
         platform_runs("logs/ars-checks.console.log"),
+    benchmark:
+        platform_runs("benchmarks/ars_checks.tsv")
     threads: guest_cpus
     resources:
         mem_mb=guest_mem_mb,

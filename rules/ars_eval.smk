@@ -20,6 +20,8 @@ rule ars_eval_fragbench:
         out=directory(platform_runs(f"{ARS_EVAL}/fragbench/{{scheme}}")),
     log:
         platform_runs("logs/ars-eval-fragbench-{scheme}.console.log"),
+    benchmark:
+        platform_runs("benchmarks/ars_eval_fragbench-{scheme}.tsv")
     wildcard_constraints:
         scheme=ARS_SCHEMES,
     threads: guest_cpus
@@ -81,6 +83,8 @@ rule ars_eval_sqlite:
         out=directory(platform_runs(f"{ARS_EVAL}/sqlite/{{scheme}}")),
     log:
         platform_runs("logs/ars-eval-sqlite-{scheme}.console.log"),
+    benchmark:
+        platform_runs("benchmarks/ars_eval_sqlite-{scheme}.tsv")
     wildcard_constraints:
         scheme=ARS_SCHEMES,
     threads: guest_cpus
@@ -123,6 +127,8 @@ rule ars_eval_apps:
         out=directory(platform_runs(f"{ARS_EVAL}/apps/{{scheme}}")),
     log:
         platform_runs("logs/ars-eval-apps-{scheme}.console.log"),
+    benchmark:
+        platform_runs("benchmarks/ars_eval_apps-{scheme}.tsv")
     wildcard_constraints:
         scheme=ARS_SCHEMES,
     threads: guest_cpus
@@ -165,6 +171,8 @@ rule ars_eval_table:
         results(f"{ARS_EVAL}/{{kind}}.csv"),
     log:
         results("logs/ars-eval-{kind}-table.log"),
+    benchmark:
+        results("benchmarks/ars_eval_table-{kind}.tsv")
     wildcard_constraints:
         kind="|".join(ARS_EVAL_JOBS),
     params:

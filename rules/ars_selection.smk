@@ -33,6 +33,8 @@ rule ars_selection_replay:
         out=directory(platform_runs(f"{ARS_SELECTION}/{{app}}/replay")),
     log:
         platform_runs("logs/ars-selection-replay-{app}.console.log"),
+    benchmark:
+        platform_runs("benchmarks/ars_selection_replay-{app}.tsv")
     wildcard_constraints:
         app="[a-z]+",
     threads: guest_cpus

@@ -60,6 +60,8 @@ rule flashsim_diff:
         runs=directory(results("flashsim/runs")),
     log:
         results("logs/flashsim-diff.log"),
+    benchmark:
+        results("benchmarks/flashsim_diff.tsv")
     params:
         python=PYTHON,
         traces=flashsim_sample,

@@ -75,6 +75,8 @@ rule ftl_replay:
         "results/{device}/{scale}/{experiment}/ftl{variant}.json",
     log:
         "results/{device}/{scale}/logs/{experiment}/ftl{variant}.log",
+    benchmark:
+        "results/{device}/{scale}/benchmarks/ftl_replay-{experiment}{variant}.tsv"
     wildcard_constraints:
         variant=r"(_[a-z0-9]+)*",
     params:
@@ -94,6 +96,8 @@ rule ftl_replay_remap:
         "results/{device}/{scale}/{experiment}/ftl-remap{variant}.json",
     log:
         "results/{device}/{scale}/logs/{experiment}/ftl-remap{variant}.log",
+    benchmark:
+        "results/{device}/{scale}/benchmarks/ftl_replay_remap-{experiment}{variant}.tsv"
     wildcard_constraints:
         variant=r"(_[a-z0-9]+)*",
     params:
@@ -114,6 +118,8 @@ rule ftl_dop:
         summary="results/{device}/{scale}/{experiment}/ftl{variant}.dop.json",
     log:
         "results/{device}/{scale}/logs/{experiment}/ftl{variant}.dop.log",
+    benchmark:
+        "results/{device}/{scale}/benchmarks/ftl_dop-{experiment}{variant}.tsv"
     wildcard_constraints:
         variant=r"(_[a-z0-9]+)*",
     params:

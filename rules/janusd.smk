@@ -19,6 +19,8 @@ rule janusd_e4defrag_csv:
         results(f"{JANUSD_RUN}/e4defrag.csv"),
     log:
         results("logs/janusd-e4defrag-csv-{level}-{threads}.log"),
+    benchmark:
+        results("benchmarks/janusd_e4defrag_csv-{level}-{threads}.tsv")
     wildcard_constraints:
         **JANUSD_WILDCARDS,
     shell:
@@ -71,6 +73,8 @@ rule janusd_replay:
         dop=results(f"{JANUSD_RUN}/ftl-{{method}}.dop.csv"),
     log:
         results("logs/janusd-replay-{level}-{threads}-{method}.log"),
+    benchmark:
+        results("benchmarks/janusd_replay-{level}-{threads}-{method}.tsv")
     wildcard_constraints:
         **JANUSD_WILDCARDS,
         method="|".join(JANUSD_REPLAYS),
@@ -123,6 +127,8 @@ rule janusd_recurring:
         out=directory(platform_runs(f"{RECURRING}/every-{{interval}}d/run")),
     log:
         platform_runs("logs/janusd-recurring-every-{interval}d.console.log"),
+    benchmark:
+        platform_runs("benchmarks/janusd_recurring-every-{interval}d.tsv")
     wildcard_constraints:
         interval=r"\d+",
     threads: guest_cpus
@@ -153,6 +159,8 @@ rule janusd_recurring_replays:
         directory(results(f"{RECURRING}/every-{{interval}}d/defrags")),
     log:
         results("logs/janusd-recurring-every-{interval}d-replays.log"),
+    benchmark:
+        results("benchmarks/janusd_recurring_replays-every-{interval}d.tsv")
     wildcard_constraints:
         interval=r"\d+",
     params:
@@ -223,6 +231,8 @@ rule janusd_throughput:
         results("janusd/throughput.csv"),
     log:
         results("logs/janusd-throughput.log"),
+    benchmark:
+        results("benchmarks/janusd_throughput.tsv")
     params:
         python=PYTHON,
         file_kib=config["janusd"]["throughput"]["file_kib"],

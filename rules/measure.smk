@@ -41,6 +41,8 @@ rule scan_run:
         out=directory(platform_runs("scan/{fs}/run")),
     log:
         platform_runs("logs/scan-{fs}.console.log"),
+    benchmark:
+        platform_runs("benchmarks/scan_run-{fs}.tsv")
     wildcard_constraints:
         fs="ext4|f2fs",
     threads: guest_cpus
@@ -72,6 +74,8 @@ rule scan_tables:
         fit=results("scan/{fs}/fit.csv"),
     log:
         results("logs/scan-{fs}-tables.log"),
+    benchmark:
+        results("benchmarks/scan_tables-{fs}.tsv")
     params:
         python=PYTHON,
     shell:
@@ -88,6 +92,8 @@ rule dispersed_run:
         out=directory(platform_runs("dispersed/{fs}/run")),
     log:
         platform_runs("logs/dispersed-{fs}.console.log"),
+    benchmark:
+        platform_runs("benchmarks/dispersed_run-{fs}.tsv")
     wildcard_constraints:
         fs="ext4|f2fs",
     threads: guest_cpus
@@ -126,6 +132,8 @@ rule dispersed_tables:
         results("dispersed/{fs}/dispersed.csv"),
     log:
         results("logs/dispersed-{fs}-tables.log"),
+    benchmark:
+        results("benchmarks/dispersed_tables-{fs}.tsv")
     params:
         python=PYTHON,
         aged=config["dispersed"]["gc_overwritten_share"],

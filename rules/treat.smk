@@ -47,6 +47,8 @@ rule treat_age:
         out=directory(platform_runs("treat/aged/{level}")),
     log:
         platform_runs("logs/treat-aged-{level}.console.log"),
+    benchmark:
+        platform_runs("benchmarks/treat_age-{level}.tsv")
     wildcard_constraints:
         level="low|moderate|high|full",
     threads: guest_cpus
@@ -81,6 +83,10 @@ rule treat_prealloc:
         platform_runs(
             "logs/treat-prealloc-{level}-threads-{threads}-unit-{kib}.console.log"
         ),
+    benchmark:
+        platform_runs(
+            "benchmarks/treat_prealloc-{level}-threads-{threads}-unit-{kib}.tsv"
+        )
     wildcard_constraints:
         level="low|moderate|high|full",
         threads=r"\d+",
@@ -121,6 +127,8 @@ rule treat_e4defrag:
         ),
     log:
         platform_runs("logs/treat-e4defrag-{level}-threads-{threads}.console.log"),
+    benchmark:
+        platform_runs("benchmarks/treat_e4defrag-{level}-threads-{threads}.tsv")
     wildcard_constraints:
         level="low|moderate|high|full",
         threads=r"\d+",
@@ -175,6 +183,8 @@ rule treat_journal:
         out=directory(platform_runs("treat/journal/{mode}")),
     log:
         platform_runs("logs/treat-journal-{mode}.console.log"),
+    benchmark:
+        platform_runs("benchmarks/treat_journal-{mode}.tsv")
     wildcard_constraints:
         mode="delete|truncate|persist|wal",
     threads: guest_cpus
@@ -226,6 +236,8 @@ rule treat_sqlite_prealloc:
         out=directory(platform_runs("treat/sqlite-prealloc/{app}")),
     log:
         platform_runs("logs/treat-sqlite-prealloc-{app}.console.log"),
+    benchmark:
+        platform_runs("benchmarks/treat_sqlite_prealloc-{app}.tsv")
     wildcard_constraints:
         app="[a-z]+",
     threads: guest_cpus

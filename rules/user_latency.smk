@@ -68,6 +68,8 @@ rule user_latency_age:
         out=directory(platform_runs("user-latency/aged/{state}")),
     log:
         platform_runs("logs/user-latency-aged-{state}.console.log"),
+    benchmark:
+        platform_runs("benchmarks/user_latency_age-{state}.tsv")
     wildcard_constraints:
         state=UL_STATES,
     threads: guest_cpus
@@ -135,6 +137,8 @@ rule user_latency_run:
         out=directory(platform_runs("user-latency/{state}/run")),
     log:
         platform_runs("logs/user-latency-{state}.console.log"),
+    benchmark:
+        platform_runs("benchmarks/user_latency_run-{state}.tsv")
     wildcard_constraints:
         state=UL_STATES,
     threads: guest_cpus
@@ -166,6 +170,8 @@ rule user_latency_table:
         results("user-latency/latency.csv"),
     log:
         results("logs/user-latency-table.log"),
+    benchmark:
+        results("benchmarks/user_latency_table.tsv")
     params:
         python=PYTHON,
         runs=lambda w: " ".join(
