@@ -2,7 +2,8 @@
 # `ext4_tuning.configurations` is a fresh ext4 aged by one create/delete trace and
 # benchmarked in the guest (jobs/ext4tune-bench.sh); the tables normalize to `default`.
 # Parameters: `ext4_tuning` and each scale's `ext4_tuning` in config/config.yaml. Paths
-# under results/{device}/{scale}/ext4tune/:
+# under ext4tune/ of the workloads (aging.iotrace), of the platform's runs (runs/) and of
+# results/{device}/{scale}/ (the tables):
 #   aging.iotrace               256 KB files created and deleted to half full (§4.1)
 #   runs/{config}/              one configuration's aged file system and benchmarks
 #                               (each run traced: blktrace/<benchmark>-<section>/)
@@ -23,8 +24,7 @@ ext4tune_mkfs = lambda w: shlex.quote(
     )
 )
 ext4tune_runs = lambda w: {
-    name: results(f"ext4tune/runs/{name}").format(device=w.device, scale=w.scale)
-    for name in EXT4TUNE["configurations"]
+    name: on_platform(f"ext4tune/runs/{name}", w) for name in EXT4TUNE["configurations"]
 }
 
 # Checked now, so a disk that cannot hold the block groups stops the run before any work.
@@ -40,9 +40,9 @@ except ext4tune.TuningError as error:
 
 rule ext4tune_aging_trace:
     output:
-        results("ext4tune/aging.iotrace"),
+        workloads("ext4tune/aging.iotrace"),
     log:
-        results("logs/ext4tune-aging-trace.log"),
+        workloads("logs/ext4tune-aging-trace.log"),
     params:
         python=PYTHON,
         seed=config["seed"],
@@ -59,16 +59,16 @@ rule ext4tune_aging_trace:
 
 rule ext4tune_bench:
     input:
-        kernel=lambda w: device_kernel(w.device),
-        agent=lambda w: device_agent(w.device),
+        kernel=lambda w: device_kernel(job_device(w)),
+        agent=lambda w: device_agent(job_device(w)),
         job="jobs/ext4tune-bench.sh",
         fio=["benchmarks/fio/iozone.fio", "benchmarks/fio/ffsb.fio"],
         filebench="benchmarks/filebench/ffsb-small-read.f",
-        trace=results("ext4tune/aging.iotrace"),
+        trace=workloads("ext4tune/aging.iotrace"),
     output:
-        out=directory(results("ext4tune/runs/{config}")),
+        out=directory(platform_runs("ext4tune/runs/{config}")),
     log:
-        results("logs/ext4tune-{config}.console.log"),
+        platform_runs("logs/ext4tune-{config}.console.log"),
     wildcard_constraints:
         config="|".join(EXT4TUNE["configurations"]),
     threads: guest_cpus
@@ -77,6 +77,7 @@ rule ext4tune_bench:
         runtime=guest_runtime_min,
     params:
         python=PYTHON,
+        device=job_device,
         disk_mib=lambda w: ext4tune_params(w.scale)["disk_mib"],
         mkfs=ext4tune_mkfs,
         mount=lambda w: shlex.quote(EXT4TUNE["configurations"][w.config]["mount"]),
@@ -93,7 +94,7 @@ rule ext4tune_bench:
             )
         ),
     shell:
-        "{params.python} -m mobifrag.platform --device {wildcards.device}"
+        "{params.python} -m mobifrag.platform --device {params.device}"
         " --kernel {input.kernel} --agent {input.agent} --script {input.job}"
         " --disk-mib {params.disk_mib} --out {output.out} --console {log}"
         " -- {params.mkfs} {params.mount} $(realpath {input.trace}) {params.seed}"

@@ -13,11 +13,11 @@ import sys
 import pytest
 import yaml
 
-from conftest import REPO, snakemake
+from conftest import REPO, emulator_platform_run, snakemake
 
 pytestmark = pytest.mark.emulator
 
-RUNS = "results/emulator-emmc/test/ext4tune/runs"
+RUNS = str((emulator_platform_run("test") / "ext4tune/runs").relative_to(REPO))
 CONFIG = yaml.safe_load((REPO / "config" / "config.yaml").read_text())["ext4_tuning"]
 
 
