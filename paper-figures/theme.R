@@ -174,6 +174,26 @@ ext4tune_normalized <- function(bench, configs, baseline) {
   rows
 }
 
+# The modeled series (each run's block trace on the device model: judged) above the
+# emulator's wall time (secondary), each over the baseline configuration's.
+ext4tune_series <- c(modeled_mib_s = "modeled (device model)", wall_mib_s = "emulator wall time")
+ext4tune_both_series <- function(bench, configs, baseline) {
+  rows <- do.call(rbind, lapply(names(ext4tune_series), function(column) {
+    bench$mib_s <- bench[[column]]
+    rows <- ext4tune_normalized(bench, configs, baseline)
+    rows$time <- ext4tune_series[[column]]
+    rows
+  }))
+  rows$time <- factor(rows$time, levels = unname(ext4tune_series))
+  rows
+}
+
+# One Ext4-tuning figure: both series of the configurations over the baseline's.
+plot_ext4tune_figure <- function(bench, configs, baseline, baseline_label) {
+  plot_ext4tune(ext4tune_both_series(bench, configs, baseline), baseline_label) +
+    facet_wrap(~time, ncol = 1, scales = "free_y")
+}
+
 plot_ext4tune <- function(rows, baseline_label) {
   ggplot(rows, aes(workload_label, normalized, fill = configuration)) +
     geom_hline(yintercept = 1, linetype = "dashed", colour = "grey40") +
