@@ -1,101 +1,154 @@
-"""Wall time per rule of a Snakemake run, read from its log.
+"""Where a study's time went, rule by rule, from its jobs' Snakemake benchmark files.
 
-    python -m mobifrag.job_times .snakemake/log/<run>.snakemake.log
+    python -m mobifrag.job_times <scale> [--device DEVICE] [--platform KEY]
 
-Prints one row per rule (jobs finished, total and longest minutes, the longest job's
-output) and the run's span, longest total first: where a run's time went, for the
-README's per-target times. Jobs still running or failed when the log ends are counted
-as unfinished.
+Every guest rule and every rule running a device model (ftl-sim, FlashSim) declares a
+`benchmark:` file: Snakemake's TSV of the job's wall time (`s`, `h:m:s`), peak memory
+(`max_rss`, MB) and I/O, in benchmarks/ of the stage folder that holds the rule's log
+(results/platform/<key>/<scale>/ for the platform's runs, results/<device>/<scale>/ for
+the device model). Each file is named after its rule, `<rule>-<wildcards>.tsv` or
+`<rule>.tsv`, so a file's rule is the leading word of its name (the extended format's
+`rule_name` column, where present, wins). Prints one row per rule (jobs, job-minutes,
+the longest job's minutes, the peak resident MB, the longest job's benchmark file),
+longest total first, and the job-minutes of all of them. A job rerun overwrites its
+file, so the table counts each job's last run.
 """
 
 from __future__ import annotations
 
 import argparse
+import csv
 import re
 import sys
-from dataclasses import dataclass, field
-from datetime import datetime
+from dataclasses import dataclass
 from pathlib import Path
 
-STAMP = re.compile(r"^\[(\w{3} \w{3} +\d+ \d\d:\d\d:\d\d \d{4})\]$")
-START = re.compile(r"^(?:local)?rule (\w+):$")
-JOBID = re.compile(r"^\s+jobid: (\d+)$")
-OUTPUT = re.compile(r"^\s+output: (.*)$")
-FINISHED = re.compile(r"^Finished jobid: (\d+) \(Rule: (\w+)\)$")
+BENCHMARKS = "benchmarks"
+# A rule's name is a Python identifier; the file name goes on with "-" or ".".
+RULE = re.compile(r"\w+")
+
+
+class BenchmarkError(ValueError):
+    """A benchmark file that is not a Snakemake benchmark TSV."""
 
 
 @dataclass
 class Job:
     rule: str
-    started: datetime
-    output: str = ""
-    seconds: float | None = None
+    path: Path
+    seconds: float
+    max_rss_mb: float | None = None
 
 
-@dataclass
-class Run:
-    jobs: dict[int, Job] = field(default_factory=dict)
-    first: datetime | None = None
-    last: datetime | None = None
+def rule_of(relative: str) -> str:
+    """The rule of a benchmark file named `<rule>-<wildcards>.tsv`, given its path below
+    the benchmarks folder (a wildcard holding "/" puts it in a subfolder)."""
+    match = RULE.match(relative)
+    if not match:
+        raise BenchmarkError(f"{relative}: a benchmark file's name starts with its rule")
+    return match.group(0)
 
 
-def parse(lines) -> Run:
-    run, stamp, opening = Run(), None, None
-    for line in lines:
-        line = line.rstrip("\n")
-        if m := STAMP.match(line):
-            stamp = datetime.strptime(m.group(1), "%a %b %d %H:%M:%S %Y")
-            run.first, run.last = run.first or stamp, stamp
-        elif (m := START.match(line)) and stamp:
-            opening = Job(m.group(1), stamp)
-        elif (m := OUTPUT.match(line)) and opening:
-            opening.output = m.group(1)
-        elif (m := JOBID.match(line)) and opening:
-            run.jobs[int(m.group(1))], opening = opening, None
-        elif (m := FINISHED.match(line)) and stamp and int(m.group(1)) in run.jobs:
-            job = run.jobs[int(m.group(1))]
-            job.seconds = (stamp - job.started).total_seconds()
-    return run
+def number(value: str | None) -> float | None:
+    """A benchmark value; Snakemake writes "-" or "NA" where it measured nothing."""
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return None
 
 
-def rule_rows(run: Run) -> list[tuple[str, int, int, float, float, str]]:
-    """(rule, finished, unfinished, total min, longest min, longest output) per rule."""
+def read_job(path: Path, folder: Path) -> Job:
+    """One job's benchmark file; several rows (a rule's `repeat`) add up."""
+    with open(path, encoding="utf-8", newline="") as handle:
+        reader = csv.DictReader(handle, delimiter="\t")
+        rows = list(reader)
+    if "s" not in (reader.fieldnames or []):
+        raise BenchmarkError(f"{path}: no `s` column (not a Snakemake benchmark file?)")
+    if not rows:
+        raise BenchmarkError(f"{path}: no job's row below the header")
+    seconds = [number(row["s"]) for row in rows]
+    if None in seconds:
+        raise BenchmarkError(f"{path}: `s` is not a number in every row")
+    rss = [value for row in rows if (value := number(row.get("max_rss"))) is not None]
+    # Snakemake 9 writes the extended format's rule name as a tuple: ('scan_run',).
+    named = RULE.search(rows[0].get("rule_name") or "")
+    rule = named.group(0) if named else rule_of(path.relative_to(folder).as_posix())
+    return Job(rule, path, sum(seconds), max(rss, default=None))
+
+
+def stage_folders(
+    results: Path, scale: str, device: str | None = None, platform: str | None = None
+) -> list[Path]:
+    """The benchmarks folders of a scale: every platform's runs and every device's
+    model stage (one of each with `device` or `platform`), then the workloads'."""
+    platforms = sorted((results / "platform").glob(f"{platform or '*'}/{scale}"))
+    devices = sorted(
+        folder
+        for folder in results.glob(f"{device or '*'}/{scale}")
+        if folder.parent.name not in ("platform", "workloads")
+    )
+    return [
+        folder / BENCHMARKS
+        for folder in [*platforms, *devices, results / "workloads" / scale]
+        if (folder / BENCHMARKS).is_dir()
+    ]
+
+
+def collect(folders: list[Path]) -> list[Job]:
+    return [read_job(path, folder) for folder in folders for path in sorted(folder.rglob("*.tsv"))]
+
+
+def rule_rows(jobs: list[Job]) -> list[tuple[str, int, float, float, float | None, str]]:
+    """(rule, jobs, job-minutes, longest job's minutes, peak max_rss MB, longest job's
+    file) per rule, most job-minutes first."""
     rows = []
-    for rule in sorted({job.rule for job in run.jobs.values()}):
-        jobs = [job for job in run.jobs.values() if job.rule == rule]
-        done = [job for job in jobs if job.seconds is not None]
-        longest = max(done, key=lambda job: job.seconds, default=None)
+    for rule in sorted({job.rule for job in jobs}):
+        mine = [job for job in jobs if job.rule == rule]
+        longest = max(mine, key=lambda job: job.seconds)
+        rss = [job.max_rss_mb for job in mine if job.max_rss_mb is not None]
         rows.append(
             (
                 rule,
-                len(done),
-                len(jobs) - len(done),
-                sum(job.seconds for job in done) / 60,
-                longest.seconds / 60 if longest else 0.0,
-                longest.output if longest else "",
+                len(mine),
+                sum(job.seconds for job in mine) / 60,
+                longest.seconds / 60,
+                max(rss, default=None),
+                str(longest.path),
             )
         )
-    return sorted(rows, key=lambda row: -row[3])
+    return sorted(rows, key=lambda row: (-row[2], row[0]))
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("log", type=Path, help="a .snakemake/log/*.snakemake.log file")
+    parser.add_argument("scale", help="the scale whose jobs to sum (test, quick, paper)")
+    parser.add_argument("--device", help="only this device's model stage")
+    parser.add_argument("--platform", help="only this platform key's runs")
+    parser.add_argument("--results", type=Path, default=Path("results"))
     args = parser.parse_args(argv)
+    if args.scale.endswith(".log") or Path(args.scale).is_file():
+        print(
+            f"job_times: {args.scale} is not a scale: the table comes from the jobs' "
+            "benchmark files, not a run log: python -m mobifrag.job_times <scale>",
+            file=sys.stderr,
+        )
+        return 2
+    folders = stage_folders(args.results, args.scale, args.device, args.platform)
     try:
-        with open(args.log, encoding="utf-8") as handle:
-            run = parse(handle)
-    except OSError as error:
+        jobs = collect(folders)
+    except (OSError, BenchmarkError) as error:
         print(f"job_times: {error}", file=sys.stderr)
         return 1
-    if not run.jobs:
-        print(f"job_times: {args.log} names no jobs (not a Snakemake run log?)", file=sys.stderr)
+    if not jobs:
+        where = f"{args.results}/platform/*/{args.scale} or {args.results}/*/{args.scale}"
+        print(f"job_times: no benchmark files in {BENCHMARKS}/ of {where}", file=sys.stderr)
         return 1
-    print("rule\tfinished\tunfinished\ttotal_min\tlongest_min\tlongest_output")
-    for rule, done, open_, total, longest, output in rule_rows(run):
-        print(f"{rule}\t{done}\t{open_}\t{total:.1f}\t{longest:.1f}\t{output}")
-    span = (run.last - run.first).total_seconds() / 60
-    print(f"# span {span:.1f} min from {run.first:%H:%M:%S} to {run.last:%H:%M:%S}")
+    print("rule\tjobs\tjob_min\tlongest_min\tmax_rss_mb\tlongest_job")
+    for rule, count, total, longest, rss, path in rule_rows(jobs):
+        peak = "-" if rss is None else f"{rss:.0f}"
+        print(f"{rule}\t{count}\t{total:.1f}\t{longest:.1f}\t{peak}\t{path}")
+    total = sum(job.seconds for job in jobs) / 60
+    print(f"# all {len(jobs)} jobs of {len(folders)} stage folders: {total:.1f} job-min")
     return 0
 
 
