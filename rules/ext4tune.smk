@@ -69,6 +69,8 @@ rule ext4tune_bench:
         out=directory(platform_runs("ext4tune/runs/{config}")),
     log:
         platform_runs("logs/ext4tune-{config}.console.log"),
+    benchmark:
+        platform_runs("benchmarks/ext4tune_bench-{config}.tsv")
     wildcard_constraints:
         config="|".join(EXT4TUNE["configurations"]),
     threads: guest_cpus
@@ -113,6 +115,8 @@ rule ext4tune_tables:
         configs=results("ext4tune/configs.csv"),
     log:
         results("logs/ext4tune-tables.log"),
+    benchmark:
+        results("benchmarks/ext4tune_tables.tsv")
     params:
         python=PYTHON,
         runs=lambda w: " ".join(f"--run {k} {v}" for k, v in ext4tune_runs(w).items()),

@@ -152,3 +152,45 @@ def test_figure_over_a_broken_table_names_the_rule_and_file(tmp_path):
     finally:
         clear_results(scale)
         shutil.rmtree(REPO / "paper-figures/emulator-emmc" / scale, ignore_errors=True)
+
+
+def rule_directives(text: str):
+    """(rule, {directive: its text}) of every rule of a snakefile, read as text."""
+    rule, directives, current = None, {}, None
+    for line in [*text.splitlines(), "end:"]:
+        if line and not line[0].isspace():
+            if rule:
+                yield rule, directives
+            head = line.split()
+            is_rule = len(head) == 2 and head[0] in ("rule", "checkpoint")
+            rule, directives, current = (head[1].rstrip(":") if is_rule else None), {}, None
+        elif rule and line.startswith("    ") and not line.startswith("     "):
+            current, _, rest = line.strip().partition(":")
+            directives[current] = rest
+        elif rule and current:
+            directives[current] += "\n" + line
+
+
+def test_every_guest_and_model_rule_writes_a_benchmark_beside_its_log():
+    # Guest rules run the platform runner; model rules run ftl-sim or FlashSim (their
+    # input `sim`). mobifrag.job_times reads the benchmark files, and takes a file's rule
+    # from its name: <stage folder>/benchmarks/<rule>-<wildcards>.tsv or <rule>.tsv.
+    import re
+
+    checked = set()
+    for path in [REPO / "Snakefile", *sorted((REPO / "rules").glob("*.smk"))]:
+        for rule, directives in rule_directives(path.read_text()):
+            guest = "-m mobifrag.platform" in directives.get("shell", "")
+            model = re.search(r"^\s+sim=", directives.get("input", ""), re.MULTILINE)
+            if not (guest or model):
+                continue
+            checked.add(rule)
+            where = f"{path.name}: rule {rule}"
+            assert "benchmark" in directives, f"{where} declares no benchmark:"
+            benchmark = re.sub(r"\s+", "", directives["benchmark"])
+            log = re.sub(r"\s+", "", directives["log"])
+            stage, _, name = benchmark.partition("benchmarks/")
+            assert stage == log.partition("logs/")[0], f"{where}: benchmark not beside its log"
+            assert re.match(rf"{rule}[-.]", name), f"{where}: benchmark file not named <rule>-"
+    assert {"concurrent_appenders", "scan_run", "scan_tables", "ftl_replay"} <= checked
+    assert {"ftl_dop", "flashsim_diff", "ars_eval_table", "janusd_recurring"} <= checked
