@@ -6,6 +6,7 @@ any work starts.
 
 from __future__ import annotations
 
+import argparse
 import re
 import sys
 from functools import cache
@@ -179,11 +180,18 @@ def load_device(name: str) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     """`python -m mobifrag.profiles FILE...` checks profiles, e.g. a new one."""
+    parser = argparse.ArgumentParser(
+        prog="python -m mobifrag.profiles",
+        description="Check device profiles against devices/schema.yaml and the adb fences; "
+        "every problem is printed with its file and field.",
+    )
+    parser.add_argument("profiles", nargs="+", type=Path, metavar="FILE", help="a profile")
+    args = parser.parse_args(argv)
     status = 0
-    for arg in argv if argv is not None else sys.argv[1:]:
+    for path in args.profiles:
         try:
-            load_profile_file(Path(arg))
-            print(f"{arg}: ok")
+            load_profile_file(path)
+            print(f"{path}: ok")
         except ProfileError as error:
             print(error, file=sys.stderr)
             status = 1

@@ -9,6 +9,8 @@
 # libsqlite3-dev:arm64` gives /usr/lib/aarch64-linux-gnu/libsqlite3.a; Debian's
 # aarch64-linux-gnu-gcc finds sqlite3.h in /usr/include.
 
+from mobifrag.adb_runner import dry_run_requested
+
 
 rule kernel_arm64:
     input:
@@ -74,13 +76,36 @@ rule busybox_arm64:
         " && cp $tmp/root/bin/busybox {output} && rm -rf $tmp"
 
 
+# While no ramdisk is named, boot images take this marker for it, whose rule fails: a
+# missing ramdisk stops the job that needs it, not the planning of a run.
+RAMDISK_MISSING = "build/device/{device}/ramdisk.missing"
+# The --done file of a dry-run flash, where the runner writes none.
+DRY_RUN_FLASH = json.dumps({"dry_run": True, "flashed": False})
+
+
+rule ramdisk_missing:
+    output:
+        RAMDISK_MISSING,
+    log:
+        "build/device/{device}/ramdisk-missing.log",
+    shell:
+        "echo 'device {wildcards.device}: the boot image needs the Android ramdisk.img of"
+        " the board: set MOBIFRAG_RAMDISK or platform.boot.ramdisk (docs/hikey960.md)'"
+        " | tee {log} >&2; exit 1"
+
+
 rule boot_image:
     # Image.gz with the board's device tree appended, and the board's own Android
     # ramdisk, as the HiKey960's bootloader expects them.
     input:
         image=lambda w: arm64_kernel(w.device, "Image"),
         dtb=lambda w: arm64_kernel(w.device, "board.dtb"),
-        ramdisk=boot_ramdisk,
+        ramdisk=lambda w: (
+            boot_ramdisk(w)
+            if os.environ.get("MOBIFRAG_RAMDISK")
+            or device_profile(w.device)["platform"].get("boot", {}).get("ramdisk")
+            else RAMDISK_MISSING.format(device=w.device)
+        ),
     output:
         "build/device/{device}/boot.img",
     log:
@@ -103,9 +128,14 @@ rule flash_boot_image:
         "build/device/{device}/flash.log",
     params:
         python=PYTHON,
+        # A param, so a real run after a dry one flashes again.
+        dry_run=lambda w: dry_run_requested(device_profile(w.device)["platform"]),
+        marker=DRY_RUN_FLASH,
     shell:
         "{params.python} -m mobifrag.adb_runner flash --device {wildcards.device}"
-        " --image {input} --log {log} --done {output}"
+        " --image {input} --log {log} --done {output} &&"
+        " if [ {params.dry_run} = True ] && [ ! -e {output} ]; then"
+        " echo {params.marker:q} > {output}; fi"
 
 
 rule boot_once:
@@ -119,6 +149,11 @@ rule boot_once:
         "build/device/{device}/boot-once.log",
     params:
         python=PYTHON,
+        # A param, so a real run after a dry one flashes again.
+        dry_run=lambda w: dry_run_requested(device_profile(w.device)["platform"]),
+        marker=DRY_RUN_FLASH,
     shell:
         "{params.python} -m mobifrag.adb_runner flash --boot-only --device {wildcards.device}"
-        " --image {input} --log {log} --done {output}"
+        " --image {input} --log {log} --done {output} &&"
+        " if [ {params.dry_run} = True ] && [ ! -e {output} ]; then"
+        " echo {params.marker:q} > {output}; fi"

@@ -47,7 +47,13 @@ rule check:
 
 rule provenance:
     input:
-        kernel=lambda w: str(Path(kernel_image(w.device)).parent / "provenance.json"),
+        # The build record of the kernel the device's jobs run (device_kernel); a phone
+        # keeping its own kernel has none, and the shell writes one saying so.
+        kernel=lambda w: (
+            []
+            if device_kernel(w.device) == f"devices/{w.device}.yaml"
+            else str(Path(kernel_image(w.device)).parent / "provenance.json")
+        ),
         profile="devices/{device}.yaml",
     output:
         report(results("provenance.json"), category="Provenance"),
@@ -56,8 +62,18 @@ rule provenance:
     params:
         python=PYTHON,
         config=lambda w: json.dumps({**config, "device": w.device, "scale": w.scale}),
+        own_kernel=lambda w: json.dumps(
+            {
+                "built": False,
+                "note": "the device keeps its own kernel (platform.flash_kernel: false)",
+                "profile": f"devices/{w.device}.yaml",
+            }
+        ),
     shell:
-        "echo {params.config:q} > {output}.config.json &&"
+        "echo {params.config:q} > {output}.config.json && kernel='{input.kernel}' &&"
+        ' if [ -z "$kernel" ]; then kernel={output}.kernel.json;'
+        " echo {params.own_kernel:q} > $kernel; fi &&"
         " {params.python} -m mobifrag.provenance --device {wildcards.device}"
-        " --kernel-provenance {input.kernel} --config-json {output}.config.json"
-        " --out {output} 2> {log}; status=$?; rm -f {output}.config.json; exit $status"
+        " --kernel-provenance $kernel --config-json {output}.config.json"
+        " --out {output} 2> {log}; status=$?;"
+        " rm -f {output}.config.json {output}.kernel.json; exit $status"

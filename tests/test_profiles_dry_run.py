@@ -1,0 +1,110 @@
+"""Every shipped device profile plans a whole run without hardware, ramdisk or network;
+what a profile still lacks (the HiKey960's Android ramdisk) fails the job that needs it.
+"""
+
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from conftest import REPO, snakemake
+from mobifrag.profiles import DEVICES, SCHEMA
+
+PROFILES = sorted(p.stem for p in DEVICES.glob("*.yaml") if p != SCHEMA)
+
+
+def without_ramdisk():
+    unset = ("MOBIFRAG_RAMDISK", "MOBIFRAG_DRY_RUN")
+    return {k: v for k, v in os.environ.items() if k not in unset}
+
+
+def run_snakemake(args, env, cwd=REPO):
+    command = [sys.executable, "-m", "snakemake", "--cores", "2", *args]
+    return subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True)
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_every_shipped_profile_plans_a_whole_run(profile):
+    run = snakemake("-n", "all", "--config", f"device={profile}", check=False)
+    output = run.stdout + run.stderr
+    assert run.returncode == 0, output[-3000:]
+    assert "Job stats" in output
+
+
+def test_the_missing_ramdisk_is_planned_and_fails_its_job_by_name():
+    env = without_ramdisk()
+    plan = run_snakemake(["-n", "all", "--config", "device=hikey960"], env)
+    output = plan.stdout + plan.stderr
+    assert plan.returncode == 0, output[-3000:]
+    assert "ramdisk_missing" in output
+    # The job itself (it has no inputs: nothing else runs) stops with the remedy.
+    marker = "build/device/hikey960/ramdisk.missing"
+    run = run_snakemake(["--nolock", "--config", "device=hikey960", "--", marker], env)
+    output = run.stdout + run.stderr
+    assert run.returncode != 0
+    assert "MOBIFRAG_RAMDISK" in output and "platform.boot.ramdisk" in output
+    assert "docs/hikey960.md" in output
+    assert not (REPO / marker).exists()
+
+
+def test_a_named_ramdisk_takes_the_markers_place(tmp_path):
+    ramdisk = tmp_path / "ramdisk.img"
+    ramdisk.write_bytes(b"ramdisk")
+    env = {**without_ramdisk(), "MOBIFRAG_RAMDISK": str(ramdisk)}
+    plan = run_snakemake(["-n", "all", "--config", "device=hikey960"], env)
+    output = plan.stdout + plan.stderr
+    assert plan.returncode == 0, output[-3000:]
+    assert "ramdisk_missing" not in output and "boot_image" in output
+
+
+def repo_copy(target):
+    """The tracked files of the working tree (no results or builds) in `target`, with the
+    repo's venv: a run there writes nothing into the repo."""
+    files = subprocess.run(
+        ["git", "ls-files", "-z"], cwd=REPO, capture_output=True, check=True
+    ).stdout.split(b"\0")
+    for name in filter(None, (f.decode() for f in files)):
+        source = REPO / name
+        if source.is_file():
+            (target / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, target / name)
+    (target / ".venv").symlink_to(REPO / ".venv")
+    return target
+
+
+@pytest.mark.parametrize("rule, done", [("flash_boot_image", "flash"), ("boot_once", "boot-once")])
+def test_a_dry_run_flash_writes_its_done_file(tmp_path, rule, done):
+    copy = repo_copy(tmp_path / "repo")
+    boot = copy / "build/device/hikey960/boot.img"
+    boot.parent.mkdir(parents=True)
+    boot.write_bytes(b"boot image")
+    ramdisk = tmp_path / "ramdisk.img"
+    ramdisk.write_bytes(b"ramdisk")
+    env = {**without_ramdisk(), "MOBIFRAG_RAMDISK": str(ramdisk), "MOBIFRAG_DRY_RUN": "1"}
+    target = f"build/device/hikey960/{done}.done"
+    args = ["--allowed-rules", rule, "--config", "device=hikey960", "--", target]
+    run = run_snakemake(args, env, cwd=copy)
+    assert run.returncode == 0, (run.stdout + run.stderr)[-3000:]
+    assert '"dry_run": true' in (copy / target).read_text()
+    assert "fastboot -s CHANGEME0123" in (copy / f"build/device/hikey960/{done}.log").read_text()
+    # A real run afterwards does not take the dry run's stamp for a flashed kernel.
+    env.pop("MOBIFRAG_DRY_RUN")
+    plan = run_snakemake(["-n", *args], env, cwd=copy)
+    assert "Params have changed" in plan.stdout + plan.stderr
+
+
+def test_the_profile_checker_prints_usage():
+    run = subprocess.run(
+        [sys.executable, "-m", "mobifrag.profiles", "--help"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+    )
+    assert run.returncode == 0
+    assert run.stdout.startswith("usage:") and "FILE" in run.stdout
+    none = subprocess.run(
+        [sys.executable, "-m", "mobifrag.profiles"], cwd=REPO, capture_output=True, text=True
+    )
+    assert none.returncode == 2 and "usage:" in none.stderr
