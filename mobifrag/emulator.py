@@ -116,7 +116,9 @@ def qemu_command(job: GuestJob, accel: str, share: Path, disk: Path) -> list[str
         "-virtfs",
         f"local,path={share},mount_tag=out,security_model=none,multidevs=remap",
         "-drive",
-        f"file={disk},if=virtio,format=raw,cache=unsafe,discard=unmap",
+        # A host write or read error (a full disk under the image) reaches the guest as
+        # an I/O error that fails the job, instead of pausing the guest until its timeout.
+        f"file={disk},if=virtio,format=raw,cache=unsafe,discard=unmap,werror=report,rerror=report",
     ]
 
 
@@ -181,6 +183,20 @@ def read_exit_status(share: Path) -> int | None:
         return None
 
 
+def check_free_space(job: GuestJob, folder: Path) -> None:
+    """Refuse to boot when the folder that holds the test disk image has less free space
+    than the job's disk may fill: the guest would fail on a full host disk mid-run."""
+    needed = job.disk_bytes
+    if job.base_image is not None and Path(job.base_image).is_file():
+        needed = max(needed, Path(job.base_image).stat().st_size)
+    free = shutil.disk_usage(folder).free
+    if free < needed:
+        raise EmulatorError(
+            f"not enough free space for the test disk in {folder}: the job's disk needs "
+            f"{needed} bytes, {free} bytes are free"
+        )
+
+
 def prepare_disk(job: GuestJob, disk: Path) -> None:
     """A fresh sparse image, or a sparse copy of the job's base image."""
     if job.base_image is None:
@@ -227,6 +243,11 @@ def run_job(job: GuestJob, out_dir: Path, console: Path, accel: str = "auto") ->
     share = staging / "share"
     share.mkdir(parents=True)
     disk = staging / "test-disk.img"
+    try:
+        check_free_space(job, staging)
+    except EmulatorError:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
     prepare_disk(job, disk)
     write_job_wrapper(job, share)
     console.parent.mkdir(parents=True, exist_ok=True)
