@@ -11,12 +11,14 @@ the console log's tail, and the output directory is not created.
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import json
 import os
 import shlex
 import shutil
 import signal
 import subprocess
+import sys
 import threading
 import time
 from dataclasses import dataclass
@@ -138,11 +140,42 @@ def write_job_wrapper(job: GuestJob, share: Path) -> None:
     (share / "host-path").write_text(os.environ.get("PATH", "") + "\n")
 
 
+PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
+
+
+def die_with_parent(sig: int, parent: int | None = None) -> None:
+    """Have the calling process get `sig` once its parent exits (Linux's
+    PR_SET_PDEATHSIG, kept across exec); `parent` is the pid it must have, and if that
+    one is already gone, `sig` comes at once. Nothing elsewhere than Linux."""
+    if not sys.platform.startswith("linux"):
+        return
+    parent = os.getppid() if parent is None else parent
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(PR_SET_PDEATHSIG, int(sig), 0, 0, 0) != 0:
+        error = ctypes.get_errno()
+        raise OSError(error, f"prctl(PR_SET_PDEATHSIG): {os.strerror(error)}")
+    if os.getppid() != parent:
+        os.kill(os.getpid(), sig)
+
+
+def guest_dies_with_runner():
+    """A preexec_fn for QEMU: SIGKILL once the runner starting it exits, however it ends
+    (a SIGKILL leaves it no time to kill its guest), so no orphaned guest runs on."""
+    runner = os.getpid()
+    return lambda: die_with_parent(signal.SIGKILL, parent=runner)
+
+
 def run_qemu(command: list[str], console: Path, timeout_s: float) -> tuple[bool, float]:
     """Run QEMU to completion; returns (finished before the timeout, wall seconds)."""
     start = time.monotonic()
     with open(console, "wb") as log:
-        process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=log, stderr=log)
+        process = subprocess.Popen(
+            command,
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=log,
+            preexec_fn=guest_dies_with_runner(),
+        )
         try:
             with termination_raises():
                 process.wait(timeout=timeout_s)

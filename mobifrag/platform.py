@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -141,4 +142,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
+    # A runner whose parent is gone (a killed Snakemake, or the job shell it killed)
+    # stops as on a scheduler's SIGTERM: the guest is killed, nothing is promoted.
+    emulator.die_with_parent(signal.SIGTERM)
     sys.exit(main())

@@ -1,12 +1,17 @@
 """Faults of the host under a run, without a guest: a full disk fails the job before it
-boots and, under a guest, reaches it as an I/O error."""
+boots and, under a guest, reaches it as an I/O error; a killed runner or workflow leaves
+no guest running on to promote a result."""
 
 import shutil
+import subprocess
+import sys
+import time
 from collections import namedtuple
 from pathlib import Path
 
 import pytest
 
+from conftest import REPO
 from mobifrag import emulator
 from mobifrag.emulator import EmulatorError, GuestJob
 
@@ -77,3 +82,84 @@ def test_enough_free_space_goes_on_to_boot(tmp_path, monkeypatch, guest_job):
     monkeypatch.setattr(shutil, "disk_usage", lambda path: Usage(1024 * MIB, 0, 512 * MIB))
     with pytest.raises(AssertionError, match="the guest was booted"):
         emulator.run_job(guest_job, tmp_path / "out", tmp_path / "console.log")
+
+
+# --- no orphans: a guest dies with its runner, a runner with its parent -------------------
+
+
+def alive(pid: int) -> bool:
+    """The process runs (a zombie waiting for its reaper has ended)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except FileNotFoundError:
+        return False
+    return stat.rpartition(")")[2].split()[0] != "Z"
+
+
+def wait_for_file(path: Path, timeout_s: float = 20) -> int:
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        text = path.read_text().strip() if path.exists() else ""
+        if text:
+            return int(text)
+        time.sleep(0.05)
+    raise AssertionError(f"{path} was not written within {timeout_s} s")
+
+
+def ends_within(pid: int, timeout_s: float = 10) -> bool:
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if not alive(pid):
+            return True
+        time.sleep(0.05)
+    return False
+
+
+# A runner: records its pid, then runs a stand-in guest (a shell that records its pid and
+# sleeps; exec keeps both the pid and the parent-death signal) as it runs QEMU.
+RUNNER = """
+import os, signal, sys
+from pathlib import Path
+from mobifrag import emulator
+runner_pid, guest_pid, console, mode = sys.argv[1:]
+if mode == "die-with-parent":  # as `python -m mobifrag.platform` does
+    emulator.die_with_parent(signal.SIGTERM)
+Path(runner_pid).write_text(str(os.getpid()))
+guest = ["sh", "-c", f"echo $$ > {guest_pid}; exec sleep 60"]
+try:
+    emulator.run_qemu(guest, Path(console), timeout_s=60)
+except emulator.EmulatorError as error:
+    print(error, file=sys.stderr)
+    sys.exit(1)
+"""
+
+
+def runner_command(tmp_path, mode):
+    files = [tmp_path / name for name in ("runner.pid", "guest.pid", "console.log")]
+    return [sys.executable, "-c", RUNNER, *map(str, files), mode]
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux's")
+def test_a_guest_dies_when_its_runner_is_killed(tmp_path):
+    runner = subprocess.Popen(runner_command(tmp_path, "plain"), cwd=REPO)
+    guest = wait_for_file(tmp_path / "guest.pid")
+    assert alive(guest)
+    runner.kill()  # SIGKILL: the runner has no chance to kill its guest itself
+    runner.wait()
+    assert ends_within(guest), f"guest {guest} outlived its runner"
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux's")
+def test_a_runner_stops_its_guest_when_its_parent_is_killed(tmp_path):
+    # The parent stands for Snakemake (or the job shell it runs): killed outright.
+    parent_code = "import subprocess, sys; subprocess.run(sys.argv[1:])"
+    command = [sys.executable, "-c", parent_code, *runner_command(tmp_path, "die-with-parent")]
+    parent = subprocess.Popen(command, cwd=REPO, stderr=subprocess.PIPE, text=True)
+    runner = wait_for_file(tmp_path / "runner.pid")
+    guest = wait_for_file(tmp_path / "guest.pid")
+    parent.kill()
+    parent.wait()
+    assert ends_within(runner), f"runner {runner} outlived its parent"
+    assert ends_within(guest), f"guest {guest} outlived its runner"
+    # The runner stopped as on a scheduler's SIGTERM: it killed the guest itself.
+    assert "runner stopped by SIGTERM; guest killed" in parent.stderr.read()
