@@ -32,8 +32,22 @@ figure_args <- function(n_tables) {
   list(pdf = args[[1]], png = args[[2]], tables = args[-(1:2)])
 }
 
+# A figure's input table. A missing or empty table, one with a header and no rows, or a
+# row cut short (a full disk, an interrupted copy) stops the script naming the file and
+# line, rather than drawing a figure of what is left.
 read_table <- function(path) {
-  utils::read.csv(path, stringsAsFactors = FALSE, check.names = FALSE)
+  if (!file.exists(path)) stop(sprintf("%s: no such table", path), call. = FALSE)
+  if (file.size(path) == 0) stop(sprintf("%s: empty table, not even a header", path), call. = FALSE)
+  fields <- utils::count.fields(path, sep = ",", quote = "\"", comment.char = "",
+    blank.lines.skip = FALSE)
+  cut <- which(!is.na(fields) & fields != fields[[1]])
+  if (length(cut) > 0) {
+    stop(sprintf("%s:%d: %d field(s), the header has %d", path, cut[[1]],
+      fields[[cut[[1]]]], fields[[1]]), call. = FALSE)
+  }
+  table <- utils::read.csv(path, stringsAsFactors = FALSE, check.names = FALSE)
+  if (nrow(table) == 0) stop(sprintf("%s: the table has a header but no rows", path), call. = FALSE)
+  table
 }
 
 save_figure <- function(plot, args, width = 7, height = 3.5) {

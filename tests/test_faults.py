@@ -163,3 +163,40 @@ def test_a_runner_stops_its_guest_when_its_parent_is_killed(tmp_path):
     assert ends_within(guest), f"guest {guest} outlived its runner"
     # The runner stopped as on a scheduler's SIGTERM: it killed the guest itself.
     assert "runner stopped by SIGTERM; guest killed" in parent.stderr.read()
+
+
+# --- figure scripts refuse damaged tables (paper-figures/theme.R's read_table) -----------
+
+READ_TABLE = 'source("paper-figures/theme.R"); t <- read_table(commandArgs(TRUE)[[1]]); cat(dim(t))'
+
+
+def read_table(path: Path) -> subprocess.CompletedProcess:
+    command = ["Rscript", "-e", READ_TABLE, str(path)]
+    return subprocess.run(command, cwd=REPO, capture_output=True, text=True)
+
+
+@pytest.mark.skipif(shutil.which("Rscript") is None, reason="needs R (make bootstrap)")
+@pytest.mark.parametrize(
+    "text, problem",
+    [
+        ("", ": empty table"),
+        ("path,dof\n", ": the table has a header but no rows"),
+        ("path,dof\na.db,2\nb.db\n", ":3: 1 field(s), the header has 2"),
+    ],
+    ids=["empty", "header only", "cut mid-row"],
+)
+def test_figure_tables_that_are_empty_or_cut_stop_the_script(tmp_path, text, problem):
+    table = tmp_path / "layout.csv"
+    table.write_text(text)
+    run = read_table(table)
+    assert run.returncode != 0
+    assert f"{table}{problem}" in run.stderr
+
+
+@pytest.mark.skipif(shutil.which("Rscript") is None, reason="needs R (make bootstrap)")
+def test_a_whole_figure_table_reads(tmp_path):
+    table = tmp_path / "layout.csv"
+    table.write_text('path,dof\na.db,2\n"b,\nc.db",1\n')
+    run = read_table(table)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout == "2 2"
