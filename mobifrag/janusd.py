@@ -294,7 +294,14 @@ def write_snapshot(source: Path, snapshot: Snapshot, out: Path) -> None:
     """fragcheck tables of `snapshot`, paths and file rows as in the `source` snapshot."""
     out.mkdir(parents=True, exist_ok=True)
     (out / "fs.tsv").write_bytes((source / "fs.tsv").read_bytes())
-    (out / "files.tsv").write_bytes((source / "files.tsv").read_bytes())
+    # The source's file rows, each n_extents the count of rows written for it below.
+    with open(source / "files.tsv", newline="", encoding="utf-8", errors="surrogateescape") as h:
+        rows = list(csv.reader(h, delimiter="\t", quoting=csv.QUOTE_NONE))
+    column = rows[0].index("n_extents")
+    for row in rows[1:]:
+        row[column] = str(len(snapshot.extents.get(unescape_path(row[0]), ())))
+    with open(out / "files.tsv", "w", encoding="utf-8", errors="surrogateescape") as handle:
+        handle.writelines("\t".join(row) + "\n" for row in rows)
     raw_paths = {}
     with open(source / "extents.tsv", newline="", encoding="utf-8", errors="surrogateescape") as h:
         for row in csv.DictReader(h, delimiter="\t", quoting=csv.QUOTE_NONE):

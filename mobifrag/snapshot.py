@@ -88,14 +88,17 @@ def read_snapshot(directory: Path) -> Snapshot:
         free_blocks=_int(fs_path, line, fs_row, "free_blocks"),
     )
     files_path = directory / "files.tsv"
+    counts: dict[str, tuple[int, int]] = {}  # path -> (line in files.tsv, n_extents)
     for line, row in _rows(files_path, FILES_COLUMNS):
+        path = unescape_path(row["path"])
         snapshot.files.append(
             FileEntry(
-                path=unescape_path(row["path"]),
+                path=path,
                 size_bytes=_int(files_path, line, row, "size_bytes"),
                 allocated_bytes=_int(files_path, line, row, "allocated_bytes"),
             )
         )
+        counts[path] = (line, _int(files_path, line, row, "n_extents"))
     extents: dict[str, list[Extent]] = defaultdict(list)
     extents_path = directory / "extents.tsv"
     for line, row in _rows(extents_path, EXTENTS_COLUMNS):
@@ -108,4 +111,29 @@ def read_snapshot(directory: Path) -> Snapshot:
             )
         )
     snapshot.extents = dict(extents)
+    check_extent_counts(files_path, extents_path, counts, snapshot.extents)
     return snapshot
+
+
+def check_extent_counts(
+    files_path: Path,
+    extents_path: Path,
+    counts: dict[str, tuple[int, int]],
+    extents: dict[str, list[Extent]],
+) -> None:
+    """Every file has as many rows in extents.tsv as its n_extents says, and extents.tsv
+    lists no file that files.tsv lacks: a table cut short (a full disk, an interrupted
+    copy) is refused instead of read as a less fragmented file system."""
+    for path, (line, expected) in counts.items():
+        found = len(extents.get(path, ()))
+        if found != expected:
+            raise SnapshotError(
+                f"{files_path}:{line}: {path!r} has n_extents {expected}, but {extents_path} "
+                f"has {found} rows for it (a damaged or truncated snapshot)"
+            )
+    for path, rows in extents.items():
+        if path not in counts:
+            raise SnapshotError(
+                f"{extents_path}: {len(rows)} rows for {path!r}, which {files_path} does not "
+                "list (a damaged or truncated snapshot)"
+            )

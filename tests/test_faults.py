@@ -14,8 +14,10 @@ import pytest
 from conftest import REPO
 from mobifrag import emulator
 from mobifrag.emulator import EmulatorError, GuestJob
+from mobifrag.snapshot import SnapshotError, read_snapshot
 
 MIB = 1024 * 1024
+B4K = 4096
 Usage = namedtuple("Usage", "total used free")
 
 
@@ -200,3 +202,53 @@ def test_a_whole_figure_table_reads(tmp_path):
     run = read_table(table)
     assert run.returncode == 0, run.stderr
     assert run.stdout == "2 2"
+
+
+# --- damaged snapshots: files.tsv's n_extents is checked against extents.tsv -------------
+
+
+def fragmented_snapshot(make, name="snap"):
+    """Two files: a.db in 3 extents, b.db in 1."""
+    return make(
+        name,
+        files=[("a.db", 3 * B4K, 3 * B4K, 3, 12), ("b.db", B4K, B4K, 1, 13)],
+        extents=[
+            ("a.db", 0, 0, 10 * B4K, B4K, "-"),
+            ("a.db", 1, B4K, 30 * B4K, B4K, "-"),
+            ("a.db", 2, 2 * B4K, 50 * B4K, B4K, "last"),
+            ("b.db", 0, 0, 90 * B4K, B4K, "last"),
+        ],
+    )
+
+
+def test_a_whole_snapshot_reads(snapshot_dir):
+    snapshot = read_snapshot(fragmented_snapshot(snapshot_dir))
+    assert [len(snapshot.extents[p]) for p in ("a.db", "b.db")] == [3, 1]
+
+
+def test_extents_cut_at_a_row_boundary_are_refused(snapshot_dir):
+    snap = fragmented_snapshot(snapshot_dir)
+    extents = snap / "extents.tsv"
+    extents.write_text("".join(extents.read_text().splitlines(keepends=True)[:3]))
+    with pytest.raises(SnapshotError) as error:
+        read_snapshot(snap)
+    message = str(error.value)
+    assert f"{snap / 'files.tsv'}:2:" in message and "'a.db'" in message
+    assert "n_extents 3" in message and f"{extents} has 2 rows" in message
+
+
+def test_a_file_missing_from_extents_is_refused(snapshot_dir):
+    snap = fragmented_snapshot(snapshot_dir)
+    extents = snap / "extents.tsv"
+    extents.write_text("".join(extents.read_text().splitlines(keepends=True)[:4]))
+    with pytest.raises(SnapshotError, match=r"files.tsv:3: 'b.db' has n_extents 1, but .* 0 rows"):
+        read_snapshot(snap)
+
+
+def test_extents_of_a_file_files_tsv_lacks_are_refused(snapshot_dir):
+    snap = fragmented_snapshot(snapshot_dir)
+    files = snap / "files.tsv"
+    files.write_text("".join(files.read_text().splitlines(keepends=True)[:2]))
+    lacking = r"extents.tsv: 1 rows for 'b.db', which .* does not list"
+    with pytest.raises(SnapshotError, match=lacking):
+        read_snapshot(snap)

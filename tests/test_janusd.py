@@ -144,7 +144,7 @@ def test_logical_command_writes_plan_trace_and_snapshot(snapshot_dir, tmp_path):
     )
     after = snapshot_dir(
         "after",
-        files=files,
+        files=[("a.db", 3 * B, 3 * B, 1, 12), ("b.db", B, B, 1, 13)],
         extents=[("a.db", 0, 0, 50 * B, 3 * B, "last"), ("b.db", 0, 0, 90 * B, B, "last")],
     )
     trace = tmp_path / "e4defrag.csv"
