@@ -73,10 +73,16 @@ def platform_key(device):
 
 
 def platform_device(key):
-    """A device profile on the platform `key`: the configured device where it is one."""
-    for device in [config["device"], *shipped_devices()]:
-        if platform_key(device) == key:
-            return device
+    """The device profile a platform's jobs name: the first of devices/ (by name) on the
+    platform `key`, whichever device the run is for, so a job's parameters do not change
+    with a device swap and its finished runs stay valid. A profile that does not load is
+    passed over here; it fails where it is the run's device."""
+    for device in shipped_devices():
+        try:
+            if platform_key(device) == key:
+                return device
+        except WorkflowError:
+            continue
     raise WorkflowError(f"no device profile in devices/ runs on platform {key}")
 
 
