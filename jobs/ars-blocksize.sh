@@ -25,15 +25,7 @@ for bs in $sizes; do
     --output=/dev/null || die "fio (bs $bs) failed"
   remount_fs f2fs "$mnt"
   snapshot "$mnt/bs-$bs" "snapshot/$bs"
-  for run in $(seq "$reads"); do
-    sync
-    echo 3 > /proc/sys/vm/drop_caches
-    trace_start "read-$bs-$run"
-    ns=$(cold_read "$mnt/bs-$bs/file.db")
-    sync
-    trace_stop "read-$bs-$run"
-    printf '%s\t%s\t%s\t%s\n' "$bs" "$run" "$file" "$ns" >> reads.tsv
-  done
+  cold_reads "$bs" "$mnt/bs-$bs/file.db" "$reads" "$file"
   umount "$mnt"
   f2fs_fsck "bs-$bs"
 done

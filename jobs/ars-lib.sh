@@ -100,6 +100,21 @@ traced() {
   return "$traced_status"
 }
 
+# cold_reads CASE PATH RUNS BYTES: RUNS cold reads of PATH (BYTES long), each with the
+# caches dropped before its trace (blktrace/read-CASE-N/); one line per read appended to
+# ./reads.tsv: CASE, run, BYTES and the read's wall time in ns.
+cold_reads() {
+  for run in $(seq "$3"); do
+    sync
+    echo 3 > /proc/sys/vm/drop_caches
+    trace_start "read-$1-$run"
+    ns=$(cold_read "$2")
+    sync
+    trace_stop "read-$1-$run"
+    printf '%s\t%s\t%s\t%s\n' "$1" "$run" "$4" "$ns" >> reads.tsv
+  done
+}
+
 # fragbench DIR FILL START MIN NAME: the fragmentation benchmark (ARS §V.A) below DIR;
 # its summary goes to ./fragbench-NAME.json.
 fragbench() {

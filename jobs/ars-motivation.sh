@@ -28,15 +28,7 @@ for kind in continuous fragmented; do
     --ioengine=psync --fsync=1 --fallocate=none --output=/dev/null || die "fio ($kind) failed"
   remount_fs f2fs "$mnt"
   snapshot "$mnt/$kind" "snapshot/$kind"
-  for run in $(seq "$reads"); do
-    sync
-    echo 3 > /proc/sys/vm/drop_caches
-    trace_start "read-$kind-$run"
-    ns=$(cold_read "$mnt/$kind/file.db")
-    sync
-    trace_stop "read-$kind-$run"
-    printf '%s\t%s\t%s\t%s\n' "$kind" "$run" "$file" "$ns" >> reads.tsv
-  done
+  cold_reads "$kind" "$mnt/$kind/file.db" "$reads" "$file"
   umount "$mnt"
   f2fs_fsck "$kind"
 done
