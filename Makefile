@@ -35,12 +35,12 @@ reproduce: bootstrap
 # every workload, guest run and table is made anew), then every verdict that differs.
 STABILITY := results/$(DEVICE)/stability-$(SCALE)
 stability: bootstrap
-	python -m mobifrag.stability prepare --scale $(SCALE) --out $(STABILITY).yaml
+	python -m mobifrag.report.stability prepare --scale $(SCALE) --out $(STABILITY).yaml
 	snakemake all --profile profiles/default --cores $(CORES) \
 	    --config device=$(DEVICE) scale=$(SCALE)
 	snakemake all --profile profiles/default --cores $(CORES) \
 	    --configfile $(STABILITY).yaml --config device=$(DEVICE) scale=$(SCALE)-again
-	python -m mobifrag.stability compare results/$(DEVICE)/$(SCALE)/claims.csv \
+	python -m mobifrag.report.stability compare results/$(DEVICE)/$(SCALE)/claims.csv \
 	    results/$(DEVICE)/$(SCALE)-again/claims.csv --markdown $(STABILITY).md
 
 check: bootstrap
@@ -102,7 +102,7 @@ test-arm64: bootstrap
 # tests/test_docs_pages.py fails while they are stale.
 .PHONY: docs
 docs: bootstrap
-	python -m mobifrag.docs_pages --claims config/claims.yaml \
+	python -m mobifrag.report.docs_pages --claims config/claims.yaml \
 	    --registry paper-figures/registry.yaml --out docs/
 
 # The FlashSim cross-check (rules/flashsim.smk): FlashSim built from its pinned upstream

@@ -1,7 +1,7 @@
 # mobifrag: `snakemake all` reproduces the study on the configured device profile.
 # Data flows one way: workloads (results/workloads/<scale>) → platform runs
 # (results/platform/<key>/<scale>) → device model and tables (results/<device>/<scale>)
-# → figures → claims and report; mobifrag/stages.py defines the layout, docs/methods.md
+# → figures → claims and report; mobifrag/workflow/stages.py defines the layout, docs/methods.md
 # describes each stage.
 import sys
 

@@ -154,7 +154,7 @@ ars_scheme_factor <- function(scheme) {
   )
 }
 
-# Display names of the ARS classifiers (mobifrag/ars_selection/models.py), in table order.
+# Display names of the ARS classifiers (mobifrag/workloads/ars_selection/models.py), in table order.
 ars_model_names <- function(model) {
   names <- c(
     knn = "KNN", logistic_regression = "Logistic regression",

@@ -1,6 +1,6 @@
 # FlashSim cross-check of TMC §5.3.3's device side: map-cache hits and misses and device
 # time of a sample of the study's block traces through FlashSim's DFTL and ftl-sim at one
-# matched configuration (mobifrag/flashsim_diff.py), side by side per trace.
+# matched configuration (mobifrag/model/flashsim_diff.py), side by side per trace.
 source(file.path(
   dirname(sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))), "theme.R"
 ))

@@ -35,7 +35,7 @@ rule concurrent_appenders:
         record=config["concurrent_appenders"]["record_kib"] * 1024,
         file=lambda w: scale_params(w.scale)["concurrent_appenders"]["file_kib"] * 1024,
     shell:
-        "{params.python} -m mobifrag.platform --device {params.device}"
+        "{params.python} -m mobifrag.platform.run --device {params.device}"
         " --kernel {input.kernel} --agent {input.agent} --script {input.job}"
         " --disk-mib {params.disk_mib} --out {output.out} --console {log}"
         " -- {wildcards.fs} {params.mkfs} {wildcards.writers} {params.record} {params.file}"
@@ -55,7 +55,7 @@ rule concurrent_appenders_tables:
             f"--run {k} {v}/snapshot" for k, v in appender_runs(w).items()
         ),
     shell:
-        "{params.python} -m mobifrag.fragment_tables {params.runs}"
+        "{params.python} -m mobifrag.tables.fragments {params.runs}"
         " --dof {output.dof} --layout {output.layout} 2> {log}"
 
 
@@ -72,7 +72,7 @@ rule autoage_traces:
         days=lambda w: scale_params(w.scale)["autoage"]["days"],
         disk_bytes=lambda w: scale_params(w.scale)["autoage"]["disk_mib"] * 1024 * 1024,
     shell:
-        "{params.python} -m mobifrag.tracegen autoage --models $(dirname {input.models[0]})"
+        "{params.python} -m mobifrag.workloads autoage --models $(dirname {input.models[0]})"
         " --days {params.days} --seed {params.seed} --disk-bytes {params.disk_bytes}"
         " --out {output} > {log} 2>&1"
 
@@ -103,7 +103,7 @@ rule autoage_replay:
         seed=config["seed"],
         timeout=autoage_timeout_s,
     shell:
-        "{params.python} -m mobifrag.platform --device {params.device}"
+        "{params.python} -m mobifrag.platform.run --device {params.device}"
         " --kernel {input.kernel} --agent {input.agent} --script {input.job}"
         " --disk-mib {params.disk_mib} --out {output.out} --console {log}"
         " --timeout {params.timeout}"
@@ -124,7 +124,7 @@ rule autoage_tables:
             input[0], scale_params(w.scale)["autoage"]["days"]
         ),
     shell:
-        "{params.python} -m mobifrag.fragment_tables {params.runs}"
+        "{params.python} -m mobifrag.tables.fragments {params.runs}"
         " --dof {output.dof} --levels {output.levels} 2> {log}"
 
 
@@ -143,7 +143,7 @@ rule filldelete_fill_trace:
             scale_params(w.scale)["filldelete"]["disk_mib"]
         ),
     shell:
-        "{params.python} -m mobifrag.tracegen filldelete --part fill --target 0"
+        "{params.python} -m mobifrag.workloads filldelete --part fill --target 0"
         " --disk-bytes {params.disk_bytes} --seed {params.seed}"
         " --size-scale {params.size_scale} --out {output} > {log} 2>&1"
 
@@ -175,7 +175,7 @@ rule filldelete_fill:
         mkfs=lambda w: filldelete_mkfs(w.fs, w.scale),
         seed=config["seed"],
     shell:
-        "{params.python} -m mobifrag.platform --device {params.device}"
+        "{params.python} -m mobifrag.platform.run --device {params.device}"
         " --kernel {input.kernel} --agent {input.agent} --script {input.job}"
         " --disk-mib {params.disk_mib} --out {output.out} --console {log} --keep-disk"
         " -- {wildcards.fs} {params.mkfs} $(realpath {input.trace}) {params.seed}"
@@ -200,10 +200,10 @@ rule filldelete_traces:
             scale_params(w.scale)["filldelete"]["disk_mib"]
         ),
     shell:
-        "mkdir -p {output} && {params.python} -m mobifrag.tracegen filldelete"
+        "mkdir -p {output} && {params.python} -m mobifrag.workloads filldelete"
         " --part reclaim --disk-bytes {params.disk_bytes} --target {params.target}"
         " --seed {params.seed} --out {output}/00-aging.iotrace > {log} 2>&1 &&"
-        " {params.python} -m mobifrag.tracegen scenario --model {input.model}"
+        " {params.python} -m mobifrag.workloads scenario --model {input.model}"
         " --seed {params.seed} --sessions {params.sessions} --size-scale {params.size_scale}"
         " --out {output}/01-{wildcards.app}.iotrace >> {log} 2>&1"
 
@@ -229,7 +229,7 @@ rule capacity_traces:
     shell:
         "mkdir -p {output} && n=0 && for model in {input.models}; do"
         " n=$((n + 1)); app=$(basename $model .yaml);"
-        " {params.python} -m mobifrag.tracegen scenario --model $model --seed {params.seed}"
+        " {params.python} -m mobifrag.workloads scenario --model $model --seed {params.seed}"
         " --sessions {params.sessions} --size-scale {params.size_scale}"
         " --out {output}/$(printf %02d $n)-$app.iotrace >> {log} 2>&1 || exit 1; done"
 
@@ -267,7 +267,7 @@ rule replay_filldelete:
         ),
         seed=config["seed"],
     shell:
-        "{params.python} -m mobifrag.platform --device {params.device}"
+        "{params.python} -m mobifrag.platform.run --device {params.device}"
         " --kernel {input.kernel} --agent {input.agent} --script {input.job}"
         " --disk-mib {params.disk_mib} {params.disk} --out {output.out} --console {log}"
         " -- {wildcards.fs} {params.mkfs} $(realpath {input.traces}) {params.seed}"
@@ -298,7 +298,7 @@ rule replay_capacity:
         mkfs=lambda w: mkfs_options(w.fs),
         seed=config["seed"],
     shell:
-        "{params.python} -m mobifrag.platform --device {params.device}"
+        "{params.python} -m mobifrag.platform.run --device {params.device}"
         " --kernel {input.kernel} --agent {input.agent} --script {input.job}"
         " --disk-mib {wildcards.mib} --out {output.out} --console {log}"
         " -- {wildcards.fs} {params.mkfs} $(realpath {input.traces}) {params.seed}"
@@ -315,7 +315,7 @@ rule filldelete_tables:
         python=PYTHON,
         runs=lambda w: run_labels(filldelete_runs(w)),
     shell:
-        "{params.python} -m mobifrag.fragment_tables {params.runs} --dof {output} 2> {log}"
+        "{params.python} -m mobifrag.tables.fragments {params.runs} --dof {output} 2> {log}"
 
 
 rule capacity_tables:
@@ -329,4 +329,4 @@ rule capacity_tables:
         python=PYTHON,
         runs=lambda w: run_labels(capacity_runs(w)),
     shell:
-        "{params.python} -m mobifrag.fragment_tables {params.runs} --dof {output} 2> {log}"
+        "{params.python} -m mobifrag.tables.fragments {params.runs} --dof {output} 2> {log}"

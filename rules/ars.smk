@@ -6,7 +6,7 @@
 #                         each cold read traced, blktrace/read-<file>-<run>/)
 #   blocksize/{scheme}/   Fig. 2: a file written at random per block size (ars-blocksize.sh;
 #                         blktrace/read-<bytes>-<run>/)
-#   motivation.csv, blocksize.csv  their tables (mobifrag/ars_tables.py), the reads
+#   motivation.csv, blocksize.csv  their tables (mobifrag/tables/ars.py), the reads
 #                         modeled on the device profile (ftl-sim) and their wall time
 #   checks/               the patch's checks (ars-checks.sh, tests/test_ars_kernel.py)
 
@@ -40,7 +40,7 @@ rule ars_motivation:
         writers=config["ars_kernel"]["writers"],
         reads=config["ars_kernel"]["reads"],
     shell:
-        "{params.python} -m mobifrag.platform --device {params.device}"
+        "{params.python} -m mobifrag.platform.run --device {params.device}"
         " --kernel {input.kernel} --agent {input.agent} --script {input.job}"
         " --disk-mib {params.disk_mib} --out {output.out} --console {log}"
         " -- {wildcards.scheme} {params.file} {params.writers} {params.reads}"
@@ -74,7 +74,7 @@ rule ars_blocksize:
         ),
         reads=config["ars_kernel"]["reads"],
     shell:
-        "{params.python} -m mobifrag.platform --device {params.device}"
+        "{params.python} -m mobifrag.platform.run --device {params.device}"
         " --kernel {input.kernel} --agent {input.agent} --script {input.job}"
         " --disk-mib {params.disk_mib} --out {output.out} --console {log}"
         " -- {wildcards.scheme} {params.file} '{params.sizes}' {params.reads}"
@@ -100,7 +100,7 @@ rule ars_table:
         case=lambda w: {"motivation": "file", "blocksize": "block_size"}[w.kind],
         runs=lambda w: run_labels(ars_runs(w)),
     shell:
-        "{params.python} -m mobifrag.ars_tables --case {params.case} {params.runs}"
+        "{params.python} -m mobifrag.tables.ars --case {params.case} {params.runs}"
         " --device {input.profile} --ftl-sim {input.sim} --out {output} 2> {log}"
 
 
@@ -127,7 +127,7 @@ rule ars_checks:
         file=lambda w: ars_kernel(w.scale)["file_mib"] * 1024 * 1024,
         writers=config["ars_kernel"]["writers"],
     shell:
-        "{params.python} -m mobifrag.platform --device {params.device}"
+        "{params.python} -m mobifrag.platform.run --device {params.device}"
         " --kernel {input.kernel} --agent {input.agent} --script {input.job}"
         " --disk-mib {params.disk_mib} --out {output.out} --console {log}"
         " -- {params.file} {params.writers}"

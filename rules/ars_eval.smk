@@ -7,7 +7,7 @@
 #   sqlite-traces/       Fig. 6: the insert, update and delete traces and their reserved files
 #   sqlite/{scheme}/     Fig. 6: SQLite transactions at Moderate (ars-sqlite.sh)
 #   apps/{scheme}/       Fig. 7: the app traces at Low and Moderate (ars-apps.sh)
-#   <kind>.csv           the tables (mobifrag/ars_eval_tables.py); every measured phase
+#   <kind>.csv           the tables (mobifrag/tables/ars_eval.py); every measured phase
 #                        is traced (blktrace/<phase>/) and modeled on the device profile
 rule ars_eval_fragbench:
     input:
@@ -40,7 +40,7 @@ rule ars_eval_fragbench:
         seq_bs=config["ars_eval"]["seq_block_kib"] * 1024,
         rand_bs=config["ars_eval"]["rand_block_kib"] * 1024,
     shell:
-        "{params.python} -m mobifrag.platform --device {params.device}"
+        "{params.python} -m mobifrag.platform.run --device {params.device}"
         " --kernel {input.kernel} --agent {input.agent} --script {input.job}"
         " --disk-mib {params.disk_mib} --out {output.out} --console {log}"
         " -- {wildcards.scheme} {params.file} {params.writers} {params.files}"
@@ -65,7 +65,7 @@ rule ars_eval_sqlite_traces:
         ),
     shell:
         "mkdir -p {output} && i=0 && for kind in {params.kinds}; do i=$((i + 1)) &&"
-        " {params.python} -m mobifrag.insert_benchmark --threads {params.threads}"
+        " {params.python} -m mobifrag.workloads.insert_benchmark --threads {params.threads}"
         " --journal {params.journal} --inserts {params.per_thread}"
         " --row-bytes {params.row_bytes} --kind $kind --out {output}/$i-$kind.iotrace"
         " --reserved {output}/reserved.txt || exit 1; done > {log} 2>&1"
@@ -99,7 +99,7 @@ rule ars_eval_sqlite:
         sizes=" ".join(str(n) for n in fragbench_args()),
         seed=config["seed"],
     shell:
-        "{params.python} -m mobifrag.platform --device {params.device}"
+        "{params.python} -m mobifrag.platform.run --device {params.device}"
         " --kernel {input.kernel} --agent {input.agent} --script {input.job}"
         " --disk-mib {params.disk_mib} --out {output.out} --console {log}"
         " -- {wildcards.scheme} {params.fill} {params.sizes}"
@@ -146,7 +146,7 @@ rule ars_eval_apps:
         apps=" ".join(config["ars_selection"]["apps"]),
         seed=config["seed"],
     shell:
-        "{params.python} -m mobifrag.platform --device {params.device}"
+        "{params.python} -m mobifrag.platform.run --device {params.device}"
         " --kernel {input.kernel} --agent {input.agent} --script {input.job}"
         " --disk-mib {params.disk_mib} --out {output.out} --console {log}"
         " -- {wildcards.scheme} {params.fill} {params.sizes}"
@@ -185,5 +185,5 @@ rule ars_eval_table:
             else ""
         ),
     shell:
-        "{params.python} -m mobifrag.ars_eval_tables {wildcards.kind} {params.runs}"
+        "{params.python} -m mobifrag.tables.ars_eval {wildcards.kind} {params.runs}"
         " --bounds-kib {params.bounds} {params.model} --out {output} 2> {log}"

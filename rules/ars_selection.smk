@@ -17,7 +17,7 @@ rule ars_selection_trace:
         sessions=lambda w: ars_selection_scale(w.scale)["sessions"],
         size_scale=lambda w: app_size_scale(ars_selection_scale(w.scale)["disk_mib"]),
     shell:
-        "mkdir -p {output} && {params.python} -m mobifrag.tracegen scenario"
+        "mkdir -p {output} && {params.python} -m mobifrag.workloads scenario"
         " --model {input.model} --seed {params.seed} --sessions {params.sessions}"
         " --size-scale {params.size_scale} --out {output}/01-{wildcards.app}.iotrace"
         " > {log} 2>&1"
@@ -50,7 +50,7 @@ rule ars_selection_replay:
         mkfs=mkfs_options(config["ars_selection"]["filesystem"]),
         seed=config["seed"],
     shell:
-        "{params.python} -m mobifrag.platform --device {params.device}"
+        "{params.python} -m mobifrag.platform.run --device {params.device}"
         " --kernel {input.kernel} --agent {input.agent} --script {input.job}"
         " --disk-mib {params.disk_mib} --out {output.out} --console {log}"
         " -- {params.fs} {params.mkfs} $(realpath {input.traces}) {params.seed}"
@@ -68,7 +68,7 @@ rule ars_selection_dof:
     params:
         python=PYTHON,
     shell:
-        "{params.python} -m mobifrag.fragment_tables"
+        "{params.python} -m mobifrag.tables.fragments"
         " --run app={wildcards.app} {input}/snapshots/01-{wildcards.app}"
         " --dof {output} 2> {log}"
 
@@ -87,7 +87,7 @@ rule ars_selection_dataset:
         python=PYTHON,
         selection=ars_selection_params(),
     shell:
-        "{params.python} -m mobifrag.ars_selection dataset --app {wildcards.app}"
+        "{params.python} -m mobifrag.workloads.ars_selection dataset --app {wildcards.app}"
         " --trace {input.traces}/01-{wildcards.app}.iotrace --dof {input.dof}"
         " --params {params.selection:q} --out {output} 2> {log}"
 
@@ -113,7 +113,7 @@ rule ars_selection_compare:
             for app, path in zip(config["ars_selection"]["apps"], input, strict=True)
         ),
     shell:
-        "{params.python} -m mobifrag.ars_selection compare {params.datasets}"
+        "{params.python} -m mobifrag.workloads.ars_selection compare {params.datasets}"
         " --params {params.selection:q} --seed {params.seed} --splits {output.splits}"
         " --table1 {output.table1} --table2 {output.table2} 2> {log}"
 
@@ -133,6 +133,6 @@ rule ars_selection_select:
         selection=ars_selection_params(),
         seed=config["seed"],
     shell:
-        "{params.python} -m mobifrag.ars_selection select --app {wildcards.app}"
+        "{params.python} -m mobifrag.workloads.ars_selection select --app {wildcards.app}"
         " --dataset {input} --params {params.selection:q} --seed {params.seed}"
         " --decisions {output.decisions} --reserved {output.reserved} 2> {log}"

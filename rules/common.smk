@@ -7,10 +7,10 @@ from pathlib import Path
 
 import yaml
 
-from mobifrag.claims import load_checks, load_claims
-from mobifrag.kernel import KernelInputError, kernel_dir
-from mobifrag.profiles import ProfileError, load_device
-from mobifrag.stages import (
+from mobifrag.report.claims import load_checks, load_claims
+from mobifrag.platform.kernel import KernelInputError, kernel_dir
+from mobifrag.workflow.profiles import ProfileError, load_device
+from mobifrag.workflow.stages import (
     FIGURES,
     PLATFORM_KEY_PATTERN,
     PLATFORM_RUNS,
@@ -64,7 +64,7 @@ def shipped_devices():
 
 
 def platform_key(device):
-    """The platform a device's jobs run on (mobifrag/stages.py): a change of guest
+    """The platform a device's jobs run on (mobifrag/workflow/stages.py): a change of guest
     memory, vCPUs or kernel gives a new key, and so reruns the experiments."""
     kernel = device_kernel(device)
     if kernel.startswith("build/kernel/"):
@@ -125,7 +125,7 @@ def mkfs_options(fs, *extra):
 
 def filldelete_mkfs(fs, scale):
     """mkfs options of the fill/delete disks: the fill makes about as many files at
-    every scale (mobifrag/tracegen/filldelete.py), more than mke2fs gives a 1 GiB disk.
+    every scale (mobifrag/workloads/filldelete.py), more than mke2fs gives a 1 GiB disk.
     """
     inodes = scale_params(scale)["filldelete"].get("ext4_inodes")
     return mkfs_options(fs, *([f"-N {inodes}"] if fs == "ext4" and inodes else []))

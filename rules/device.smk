@@ -1,15 +1,15 @@
 # Device stage (docs/hikey960.md): what a real arm64 board needs — the study's
 # kernel cross-built for arm64 with the board's device tree, the agent built static for
 # aarch64 (SQLite linked in), a boot image, and fastboot flash/boot behind the profile's
-# allow_destructive. Jobs then run through the same runner CLI (mobifrag.platform), which
-# dispatches adb profiles to mobifrag/adb_runner.py.
+# allow_destructive. Jobs then run through the same runner CLI (mobifrag.platform.run), which
+# dispatches adb profiles to mobifrag/platform/adb_runner.py.
 #
 # Static SQLite for aarch64 comes from Debian multiarch, which works with the Debian
 # mirror alone: `dpkg --add-architecture arm64 && apt-get update && apt-get install
 # libsqlite3-dev:arm64` gives /usr/lib/aarch64-linux-gnu/libsqlite3.a; Debian's
 # aarch64-linux-gnu-gcc finds sqlite3.h in /usr/include.
 
-from mobifrag.adb_runner import dry_run_requested
+from mobifrag.platform.adb_runner import dry_run_requested
 
 
 rule kernel_arm64:
@@ -132,7 +132,7 @@ rule flash_boot_image:
         dry_run=lambda w: dry_run_requested(device_profile(w.device)["platform"]),
         marker=DRY_RUN_FLASH,
     shell:
-        "{params.python} -m mobifrag.adb_runner flash --device {wildcards.device}"
+        "{params.python} -m mobifrag.platform.adb_runner flash --device {wildcards.device}"
         " --image {input} --log {log} --done {output} &&"
         " if [ {params.dry_run} = True ] && [ ! -e {output} ]; then"
         " echo {params.marker:q} > {output}; fi"
@@ -153,7 +153,7 @@ rule boot_once:
         dry_run=lambda w: dry_run_requested(device_profile(w.device)["platform"]),
         marker=DRY_RUN_FLASH,
     shell:
-        "{params.python} -m mobifrag.adb_runner flash --boot-only --device {wildcards.device}"
+        "{params.python} -m mobifrag.platform.adb_runner flash --boot-only --device {wildcards.device}"
         " --image {input} --log {log} --done {output} &&"
         " if [ {params.dry_run} = True ] && [ ! -e {output} ]; then"
         " echo {params.marker:q} > {output}; fi"

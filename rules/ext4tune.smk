@@ -7,9 +7,9 @@
 #   aging.iotrace               256 KB files created and deleted to half full (§4.1)
 #   runs/{config}/              one configuration's aged file system and benchmarks
 #                               (each run traced: blktrace/<benchmark>-<section>/)
-#   bench.csv, configs.csv      mobifrag/ext4tune_table.py (runs modeled on the profile)
+#   bench.csv, configs.csv      mobifrag/tables/ext4tune.py (runs modeled on the profile)
 
-from mobifrag import ext4tune
+from mobifrag.workloads import ext4tune
 
 EXT4TUNE = config["ext4_tuning"]
 ext4tune_params = lambda scale: scale_params(scale)["ext4_tuning"]
@@ -51,7 +51,7 @@ rule ext4tune_aging_trace:
         file_bytes=EXT4TUNE["aging_file_kib"] * 1024,
         create_share=EXT4TUNE["aging_create_share"],
     shell:
-        "{params.python} -m mobifrag.tracegen createdelete --disk-bytes {params.disk_bytes}"
+        "{params.python} -m mobifrag.workloads createdelete --disk-bytes {params.disk_bytes}"
         " --target {params.target} --file-bytes {params.file_bytes}"
         " --create-share {params.create_share} --seed {params.seed} --out {output}"
         " > {log} 2>&1"
@@ -96,7 +96,7 @@ rule ext4tune_bench:
             )
         ),
     shell:
-        "{params.python} -m mobifrag.platform --device {params.device}"
+        "{params.python} -m mobifrag.platform.run --device {params.device}"
         " --kernel {input.kernel} --agent {input.agent} --script {input.job}"
         " --disk-mib {params.disk_mib} --out {output.out} --console {log}"
         " -- {params.mkfs} {params.mount} $(realpath {input.trace}) {params.seed}"
@@ -121,6 +121,6 @@ rule ext4tune_tables:
         python=PYTHON,
         runs=lambda w: " ".join(f"--run {k} {v}" for k, v in ext4tune_runs(w).items()),
     shell:
-        "{params.python} -m mobifrag.ext4tune_table {params.runs}"
+        "{params.python} -m mobifrag.tables.ext4tune {params.runs}"
         " --device {input.profile} --ftl-sim {input.sim}"
         " --table {output.bench} --configs {output.configs} 2> {log}"

@@ -3,7 +3,7 @@
 # tarball, the Makefile links mobifrag's driver replay.cpp against FlashSim's objects),
 # and a sample of the study's captured block traces replayed through FlashSim's DFTL
 # and ftl-sim at one matched configuration (model/flashsim/diff.conf;
-# mobifrag/flashsim_diff.py says what is compared and the tolerance).
+# mobifrag/model/flashsim_diff.py says what is compared and the tolerance).
 #
 #   build/flashsim/flashsim-replay           FlashSim + the driver (log: build.log there)
 #   results/{device}/{scale}/flashsim/diff.csv   one row per sampled trace
@@ -66,6 +66,6 @@ rule flashsim_diff:
         python=PYTHON,
         traces=flashsim_sample,
     shell:
-        "{params.python} -m mobifrag.flashsim_diff --ftl-sim {input.sim}"
+        "{params.python} -m mobifrag.model.flashsim_diff --ftl-sim {input.sim}"
         " --flashsim {input.flashsim} --conf {input.conf} {params.traces}"
         " --table {output.table} --runs {output.runs} 2> {log}"

@@ -40,7 +40,7 @@ rule janusd_logical:
     params:
         python=PYTHON,
     shell:
-        "{params.python} -m mobifrag.janusd logical --before {input.run}/snapshot"
+        "{params.python} -m mobifrag.model.janusd_remap logical --before {input.run}/snapshot"
         " --after {input.run}/after --trace {input.trace} --out {output} 2> {log}"
 
 
@@ -58,7 +58,7 @@ rule janusd_physical:
         python=PYTHON,
         threshold=config["janusd"]["dof_p_threshold"],
     shell:
-        "{params.python} -m mobifrag.janusd physical --dop {input.dop}"
+        "{params.python} -m mobifrag.model.janusd_remap physical --dop {input.dop}"
         " --snapshot {input.janusdl}/after --threshold {params.threshold}"
         " --follow {input.janusdl}/janusdl.csv --out {output} 2> {log}"
 
@@ -112,7 +112,7 @@ rule janusd_recurring_traces:
         ),
         disk_bytes=lambda w: scale_params(w.scale)["autoage"]["disk_mib"] * 1024 * 1024,
     shell:
-        "{params.python} -m mobifrag.tracegen autoage --models {params.models}"
+        "{params.python} -m mobifrag.workloads autoage --models {params.models}"
         " --apps {params.apps} --days {params.days} --seed {params.seed}"
         " --disk-bytes {params.disk_bytes} --out {output} > {log} 2>&1"
 
@@ -143,7 +143,7 @@ rule janusd_recurring:
         mkfs=TREAT_MKFS,
         seed=config["seed"],
     shell:
-        "{params.python} -m mobifrag.platform --device {params.device}"
+        "{params.python} -m mobifrag.platform.run --device {params.device}"
         " --kernel {input.kernel} --agent {input.agent} --script {input.job}"
         " --disk-mib {params.disk_mib} --out {output.out} --console {log}"
         " -- {params.fs} {params.mkfs} $(realpath {input.traces}) {params.seed}"
@@ -171,14 +171,14 @@ rule janusd_recurring_replays:
         " day=$(basename $(dirname $before)); out={output}/$day; mkdir -p $out"
         " && {input.sim} convert --format blktrace -o $out/e4defrag.csv"
         " {input.run}/blktrace/$day"
-        " && {params.python} -m mobifrag.janusd logical --before $before"
+        " && {params.python} -m mobifrag.model.janusd_remap logical --before $before"
         " --after $(dirname $before)/after --trace $out/e4defrag.csv --out $out/janusdl"
         " && {input.sim} replay --device {input.profile} --format blktrace --drain-cache"
         " -o $out/ftl-e4defrag.json {input.run}/blktrace/$day"
         " && {input.sim} replay --device {input.profile} --format csv --drain-cache"
         " -o $out/ftl-janusdl.json $out/janusdl/janusdl.csv || exit 1;"
         " for pkg in {params.packages}; do for phase in before after; do"
-        " launch=$out/launch-$pkg-$phase && {params.python} -m mobifrag.janusd launch"
+        " launch=$out/launch-$pkg-$phase && {params.python} -m mobifrag.model.janusd_remap launch"
         " --snapshot $(dirname $before)/$phase --package $pkg --out $launch || exit 1;"
         " [ -f $launch/reads.csv ] || continue;"
         " {input.sim} replay --device {input.profile} --precondition-format csv"
@@ -198,7 +198,7 @@ rule janusd_recurring_table:
         python=PYTHON,
         runs=lambda w: run_labels(recurring_runs(w)),
     shell:
-        "{params.python} -m mobifrag.janusd_tables recurring {params.runs}"
+        "{params.python} -m mobifrag.tables.janusd recurring {params.runs}"
         " --out {output.copies} --launch-out {output.launch} 2> {log}"
 
 
@@ -220,7 +220,7 @@ rule janusd_dof_lp_table:
             for label, (snapshot, dop) in dof_lp_runs(w).items()
         ),
     shell:
-        "{params.python} -m mobifrag.janusd_tables dof-lp {params.runs} --out {output} 2> {log}"
+        "{params.python} -m mobifrag.tables.janusd dof-lp {params.runs} --out {output} 2> {log}"
 
 
 rule janusd_throughput:
@@ -239,6 +239,6 @@ rule janusd_throughput:
         dof_l=" ".join(map(str, config["janusd"]["throughput"]["dof_l"])),
         planes=" ".join(map(str, config["janusd"]["throughput"]["planes_used"])),
     shell:
-        "{params.python} -m mobifrag.janusd_throughput --ftl-sim {input.sim}"
+        "{params.python} -m mobifrag.model.janusd_throughput --ftl-sim {input.sim}"
         " --device {input.profile} --file-kib {params.file_kib} --dof-l {params.dof_l}"
         " --planes-used {params.planes} --out {output} 2> {log}"

@@ -1,6 +1,6 @@
 # Kernel stage: Debian's linux-source tarball + kernel-patches/<version>/series + a config
 # fragment → a kernel image, cached under build/kernel/<target>-<version>-<hash>/ (the
-# hash covers source, series, patches, fragment and build script; see mobifrag/kernel.py).
+# hash covers source, series, patches, fragment and build script; see mobifrag/platform/kernel.py).
 
 
 rule kernel_emulator:

@@ -23,11 +23,11 @@ rule scan_traces:
         hole_kib=lambda w: " ".join(map(str, scale_params(w.scale)["scan"]["hole_kib"])),
     shell:
         "mkdir -p {output} && for kib in {params.hole_kib}; do"
-        " {params.python} -m mobifrag.tracegen holes --disk-bytes {params.disk_bytes}"
+        " {params.python} -m mobifrag.workloads holes --disk-bytes {params.disk_bytes}"
         " --fullness 100 --small-bytes ${{kib}}K --small-total {params.holes_bytes}"
         " --seed {params.seed} --out {output}/holes-$(printf %06d $kib)k.iotrace"
         " >> {log} 2>&1 || exit 1; done &&"
-        " {params.python} -m mobifrag.tracegen filldelete --disk-bytes {params.disk_bytes}"
+        " {params.python} -m mobifrag.workloads filldelete --disk-bytes {params.disk_bytes}"
         " --target 0 --seed {params.seed} --out {output}/pristine.iotrace >> {log} 2>&1"
 
 
@@ -57,7 +57,7 @@ rule scan_run:
         mkfs=lambda w: mkfs_options(w.fs),
         seed=config["seed"],
     shell:
-        "{params.python} -m mobifrag.platform --device {params.device}"
+        "{params.python} -m mobifrag.platform.run --device {params.device}"
         " --kernel {input.kernel} --agent {input.agent} --script {input.job}"
         " --disk-mib {params.disk_mib} --out {output.out} --console {log}"
         " -- {wildcards.fs} {params.mkfs} $(realpath {input.traces})"
@@ -79,7 +79,7 @@ rule scan_tables:
     params:
         python=PYTHON,
     shell:
-        "{params.python} -m mobifrag.scan_table --run {input.run} --device {input.profile}"
+        "{params.python} -m mobifrag.tables.scan --run {input.run} --device {input.profile}"
         " --ftl-sim {input.sim} --table {output.table} --fit {output.fit} 2> {log}"
 
 
@@ -116,7 +116,7 @@ rule dispersed_run:
         mkfs=lambda w: mkfs_options(w.fs),
         seed=config["seed"],
     shell:
-        "{params.python} -m mobifrag.platform --device {params.device}"
+        "{params.python} -m mobifrag.platform.run --device {params.device}"
         " --kernel {input.kernel} --agent {input.agent} --script {input.job}"
         " --disk-mib {params.disk_mib} --out {output.out} --console {log}"
         " -- {wildcards.fs} {params.mkfs} {params.file_mib}M {params.ios}"
@@ -138,5 +138,5 @@ rule dispersed_tables:
         python=PYTHON,
         aged=config["dispersed"]["gc_overwritten_share"],
     shell:
-        "{params.python} -m mobifrag.dispersed_table --run {input.run} --device {input.profile}"
+        "{params.python} -m mobifrag.tables.dispersed --run {input.run} --device {input.profile}"
         " --ftl-sim {input.sim} --aged {params.aged} --table {output} 2> {log}"

@@ -1,5 +1,5 @@
 # Platform stage: what runs jobs on the device — the agent here; the runner that boots a
-# guest or drives a device (python -m mobifrag.platform) is called by each experiment
+# guest or drives a device (python -m mobifrag.platform.run) is called by each experiment
 # rule with a job script from jobs/.
 
 

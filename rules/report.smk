@@ -16,7 +16,7 @@ rule claims:
         python=PYTHON,
         platform=lambda w: device_profile(w.device)["platform"]["type"],
     shell:
-        "{params.python} -m mobifrag.claims --claims {input.claims}"
+        "{params.python} -m mobifrag.report.claims --claims {input.claims}"
         " --results $(dirname {output.markdown}) --platform {params.platform}"
         " --markdown {output.markdown} --csv {output.csv} 2> {log}"
 
@@ -40,7 +40,7 @@ rule check:
         run=lambda w: RESULTS.format(device=w.device, scale=w.scale),
         platform=lambda w: device_profile(w.device)["platform"]["type"],
     shell:
-        "{params.python} -m mobifrag.claims --claims {input.claims} --check {wildcards.check}"
+        "{params.python} -m mobifrag.report.claims --claims {input.claims} --check {wildcards.check}"
         " --results {params.run} --platform {params.platform} --markdown {output.markdown} --csv {output.csv}"
         " 2> {log} || {{ cat {log} >&2; exit 1; }}"
 
@@ -73,7 +73,7 @@ rule provenance:
         "echo {params.config:q} > {output}.config.json && kernel='{input.kernel}' &&"
         ' if [ -z "$kernel" ]; then kernel={output}.kernel.json;'
         " echo {params.own_kernel:q} > $kernel; fi &&"
-        " {params.python} -m mobifrag.provenance --device {wildcards.device}"
+        " {params.python} -m mobifrag.report.provenance --device {wildcards.device}"
         " --kernel-provenance $kernel --config-json {output}.config.json"
         " --out {output} 2> {log}; status=$?;"
         " rm -f {output}.config.json {output}.kernel.json; exit $status"

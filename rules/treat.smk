@@ -11,7 +11,7 @@
 #   e4defrag/{level}/threads-{n}/janusdl/, janusdp/    janusd (rules/janusd.smk)
 #   journal/{mode}/, sqlite-prealloc/{app}/            replays on pristine disks
 
-from mobifrag import treatment_runs
+from mobifrag.workflow import treat_runs as treatment_runs
 
 TREAT_FS = config["treatments"]["filesystem"]
 TREAT_MKFS = mkfs_options(TREAT_FS)
@@ -33,7 +33,7 @@ rule treat_aging_trace:
         target=lambda w: config["filldelete"]["levels"][w.level],
         disk_bytes=lambda w: treat_params(w.scale)["disk_mib"] * 1024 * 1024,
     shell:
-        "{params.python} -m mobifrag.tracegen filldelete --disk-bytes {params.disk_bytes}"
+        "{params.python} -m mobifrag.workloads filldelete --disk-bytes {params.disk_bytes}"
         " --target {params.target} --seed {params.seed} --out {output} > {log} 2>&1"
 
 
@@ -63,7 +63,7 @@ rule treat_age:
         mkfs=TREAT_MKFS,
         seed=config["seed"],
     shell:
-        "{params.python} -m mobifrag.platform --device {params.device}"
+        "{params.python} -m mobifrag.platform.run --device {params.device}"
         " --kernel {input.kernel} --agent {input.agent} --script {input.job}"
         " --disk-mib {params.disk_mib} --out {output.out} --console {log} --keep-disk"
         " -- {params.fs} {params.mkfs} $(realpath {input.trace}) {params.seed}"
@@ -104,7 +104,7 @@ rule treat_prealloc:
         file=lambda w: treat_params(w.scale)["file_kib"] * 1024,
         unit=lambda w: int(w.kib) * 1024,
     shell:
-        "{params.python} -m mobifrag.platform --device {params.device}"
+        "{params.python} -m mobifrag.platform.run --device {params.device}"
         " --kernel {input.kernel} --agent {input.agent} --script {input.job}"
         " --disk-mib {params.disk_mib} --disk-from {input.aged}/disk.img"
         " --out {output.out} --console {log}"
@@ -144,7 +144,7 @@ rule treat_e4defrag:
         record=config["treatments"]["record_kib"] * 1024,
         file=lambda w: treat_params(w.scale)["file_kib"] * 1024,
     shell:
-        "{params.python} -m mobifrag.platform --device {params.device}"
+        "{params.python} -m mobifrag.platform.run --device {params.device}"
         " --kernel {input.kernel} --agent {input.agent} --script {input.job}"
         " --disk-mib {params.disk_mib} --disk-from {input.aged}/disk.img"
         " --out {output.out} --console {log}"
@@ -168,7 +168,7 @@ rule treat_journal_traces:
         row=config["treatments"]["insert_row_bytes"],
     shell:
         "mkdir -p {output} && for n in {params.threads}; do"
-        " {params.python} -m mobifrag.insert_benchmark --threads $n"
+        " {params.python} -m mobifrag.workloads.insert_benchmark --threads $n"
         " --journal {wildcards.mode} --inserts {params.inserts} --row-bytes {params.row}"
         " --out {output}/threads-$n.iotrace >> {log} 2>&1 || exit 1; done"
 
@@ -199,7 +199,7 @@ rule treat_journal:
         mkfs=TREAT_MKFS,
         seed=config["seed"],
     shell:
-        "{params.python} -m mobifrag.platform --device {params.device}"
+        "{params.python} -m mobifrag.platform.run --device {params.device}"
         " --kernel {input.kernel} --agent {input.agent} --script {input.job}"
         " --disk-mib {params.disk_mib} --out {output.out} --console {log}"
         " -- {params.fs} {params.mkfs} $(realpath {input.traces}) {params.seed} 0"
@@ -220,7 +220,7 @@ rule treat_sqlite_prealloc_trace:
         sessions=lambda w: treat_params(w.scale)["sessions"],
         size_scale=lambda w: app_size_scale(treat_params(w.scale)["disk_mib"]),
     shell:
-        "mkdir -p {output} && {params.python} -m mobifrag.tracegen scenario"
+        "mkdir -p {output} && {params.python} -m mobifrag.workloads scenario"
         " --model {input.model} --seed {params.seed} --sessions {params.sessions}"
         " --size-scale {params.size_scale} --out {output}/{wildcards.app}.iotrace"
         " > {log} 2>&1"
@@ -255,7 +255,7 @@ rule treat_sqlite_prealloc:
             str(kib * 1024) for kib in treat_params(w.scale)["sqlite_prealloc_kib"]
         ),
     shell:
-        "{params.python} -m mobifrag.platform --device {params.device}"
+        "{params.python} -m mobifrag.platform.run --device {params.device}"
         " --kernel {input.kernel} --agent {input.agent} --script {input.job}"
         " --disk-mib {params.disk_mib} --out {output.out} --console {log}"
         " -- {params.fs} {params.mkfs} $(realpath {input.traces}) {params.seed}"
@@ -277,7 +277,7 @@ rule treat_prealloc_table:
             treatment_runs.prealloc_runs(treat_runs(w), treat_params(w.scale))
         ),
     shell:
-        "{params.python} -m mobifrag.treatment_tables dof {params.runs}"
+        "{params.python} -m mobifrag.tables.treat dof {params.runs}"
         " --out {output} 2> {log}"
 
 
@@ -301,7 +301,7 @@ rule treat_e4defrag_table:
             )
         ),
     shell:
-        "{params.python} -m mobifrag.treatment_tables dof {params.runs}"
+        "{params.python} -m mobifrag.tables.treat dof {params.runs}"
         " --out {output} 2> {log}"
 
 
@@ -320,7 +320,7 @@ rule treat_e4defrag_flash_table:
             treatment_runs.defrag_ftl_runs(treat_dir(w), treat_params(w.scale))
         ),
     shell:
-        "{params.python} -m mobifrag.treatment_tables flash {params.runs}"
+        "{params.python} -m mobifrag.tables.treat flash {params.runs}"
         " --out {output} 2> {log}"
 
 
@@ -339,7 +339,7 @@ rule treat_journal_table:
             treatment_runs.journal_runs(treat_runs(w), treat_params(w.scale))
         ),
     shell:
-        "{params.python} -m mobifrag.treatment_tables dof {params.runs}"
+        "{params.python} -m mobifrag.tables.treat dof {params.runs}"
         " --out {output} 2> {log}"
 
 
@@ -364,6 +364,6 @@ rule treat_sqlite_prealloc_tables:
             )
         ),
     shell:
-        "{params.python} -m mobifrag.treatment_tables dof {params.runs}"
-        " --out {output.dof} 2> {log} && {params.python} -m mobifrag.treatment_tables"
+        "{params.python} -m mobifrag.tables.treat dof {params.runs}"
+        " --out {output.dof} 2> {log} && {params.python} -m mobifrag.tables.treat"
         " prealloc-summary --dof {output.dof} --out {output.summary} 2>> {log}"

@@ -52,7 +52,7 @@ rule user_latency_aging_trace:
             else 0
         ),
     shell:
-        "{params.python} -m mobifrag.tracegen holes --disk-bytes {params.disk_bytes}"
+        "{params.python} -m mobifrag.workloads holes --disk-bytes {params.disk_bytes}"
         " --fullness {params.fullness} --small-bytes {params.small_bytes}"
         " --small-total {params.total_bytes} --seed {params.seed} --out {output}"
         " > {log} 2>&1"
@@ -84,7 +84,7 @@ rule user_latency_age:
         mkfs=mkfs_options(UL["filesystem"]),
         seed=config["seed"],
     shell:
-        "{params.python} -m mobifrag.platform --device {params.device}"
+        "{params.python} -m mobifrag.platform.run --device {params.device}"
         " --kernel {input.kernel} --agent {input.agent} --script {input.job}"
         " --disk-mib {params.disk_mib} --out {output.out} --console {log} --keep-disk"
         " -- {params.fs} {params.mkfs} $(realpath {input.trace}) {params.seed}"
@@ -103,7 +103,7 @@ rule user_latency_install_traces:
         apps=" ".join(UL["apps"]),
         size_scale=lambda w: app_size_scale(ul_params(w.scale)["disk_mib"]),
     shell:
-        "{params.python} -m mobifrag.user_latency_runs install-traces"
+        "{params.python} -m mobifrag.workloads.user_latency install-traces"
         " --apps {params.apps} --models {input.models} --seed {params.seed}"
         " --size-scale {params.size_scale} --out {output} > {log} 2>&1"
 
@@ -120,7 +120,7 @@ rule user_latency_tile_db:
         seed=config["seed"],
         mib=lambda w: ul_params(w.scale)["tile_db_mib"],
     shell:
-        "{params.python} -m mobifrag.tile_cache --bytes {params.mib}M --seed {params.seed}"
+        "{params.python} -m mobifrag.workloads.tile_cache --bytes {params.mib}M --seed {params.seed}"
         " --out {output} > {log} 2>&1"
 
 
@@ -152,7 +152,7 @@ rule user_latency_run:
         fs=UL["filesystem"],
         seed=config["seed"],
     shell:
-        "{params.python} -m mobifrag.platform --device {params.device}"
+        "{params.python} -m mobifrag.platform.run --device {params.device}"
         " --kernel {input.kernel} --agent {input.agent} --script {input.job}"
         " --disk-mib {params.disk_mib} --disk-from {input.aged}/disk.img"
         " --out {output.out} --console {log}"
@@ -178,5 +178,5 @@ rule user_latency_table:
             f"--run {state} {ul_dir(w)}/{state}/run" for state in ul_states(w.scale)
         ),
     shell:
-        "{params.python} -m mobifrag.user_latency_table {params.runs}"
+        "{params.python} -m mobifrag.tables.user_latency {params.runs}"
         " --device {input.profile} --ftl-sim {input.sim} --table {output} 2> {log}"

@@ -50,7 +50,7 @@ def emulator_kernel():
     """The emulator kernel of the default config, built through the workflow if needed."""
     import yaml
 
-    from mobifrag.kernel import kernel_dir
+    from mobifrag.platform.kernel import kernel_dir
 
     config = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
     image = (
@@ -79,12 +79,12 @@ def planned_jobs(output: str) -> dict[str, int]:
 
 
 def emulator_platform_run(scale: str, device: str = "emulator-emmc") -> Path:
-    """The platform-run folder (mobifrag/stages.py) of a device's emulator at a scale."""
+    """The platform-run folder (mobifrag/workflow/stages.py) of a device's emulator at a scale."""
     import yaml
 
-    from mobifrag.kernel import kernel_dir
-    from mobifrag.profiles import load_device
-    from mobifrag.stages import PLATFORM_RUNS, platform_key
+    from mobifrag.platform.kernel import kernel_dir
+    from mobifrag.workflow.profiles import load_device
+    from mobifrag.workflow.stages import PLATFORM_RUNS, platform_key
 
     config = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
     platform = load_device(device)["platform"]
@@ -100,7 +100,7 @@ def clear_results(scale: str, experiment: str = "", device: str = "emulator-emmc
     is a fresh real one: results of an earlier run must not stand in for it."""
     import shutil
 
-    from mobifrag.stages import RESULTS, WORKLOADS
+    from mobifrag.workflow.stages import RESULTS, WORKLOADS
 
     for root in (
         REPO / RESULTS.format(device=device, scale=scale),

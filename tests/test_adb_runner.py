@@ -17,8 +17,9 @@ import pytest
 import yaml
 
 from conftest import REPO
-from mobifrag import adb_runner, platform
-from mobifrag.profiles import DEVICES, ProfileError, load_device, load_profile_file
+from mobifrag.platform import adb_runner
+from mobifrag.platform import run as platform
+from mobifrag.workflow.profiles import DEVICES, ProfileError, load_device, load_profile_file
 
 SERIAL = "FAKE0123"
 WORKDIR = "/data/local/tmp/mobifrag"

@@ -21,7 +21,7 @@ import pytest
 import yaml
 
 from conftest import REPO, snakemake
-from mobifrag.kernel import kernel_dir
+from mobifrag.platform.kernel import kernel_dir
 
 pytestmark = [
     pytest.mark.arm64,

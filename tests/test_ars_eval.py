@@ -8,7 +8,7 @@ import pytest
 import yaml
 
 from conftest import REPO, emulator_platform_run, snakemake
-from mobifrag.ars_eval_tables import main as tables
+from mobifrag.tables.ars_eval import main as tables
 
 pytestmark = pytest.mark.emulator
 

@@ -1,4 +1,4 @@
-"""mobifrag.f2fs_state and mobifrag.ars_eval_tables on synthetic job outputs (the formats
+"""mobifrag.measure.f2fs_state and mobifrag.tables.ars_eval on synthetic job outputs (the formats
 of F2FS 6.1's segment_bits and debugfs status, fio's JSON, the agent's replay JSON, and
 each measured phase's block trace in blktrace's binary format, replayed through the real
 ftl-sim on the eMMC profile)."""
@@ -10,8 +10,8 @@ import pytest
 from test_ftl_closed_loop import DEVICE, FTL_SIM, write_blktrace
 
 from conftest import write_snapshot
-from mobifrag import f2fs_state
-from mobifrag.ars_eval_tables import main
+from mobifrag.measure import f2fs_state
+from mobifrag.tables.ars_eval import main
 
 MODEL = ["--device", str(DEVICE), "--ftl-sim", str(FTL_SIM)]
 needs_ftl_sim = pytest.mark.skipif(not FTL_SIM.is_file(), reason="ftl-sim is not built")
@@ -341,7 +341,7 @@ def test_apps_running_time_relative_to_f2fs_per_state(tmp_path):
 
 
 def test_sqlite_traces_of_each_kind_and_their_reserved_files():
-    from mobifrag import insert_benchmark
+    from mobifrag.workloads import insert_benchmark
 
     ops = insert_benchmark.insert_ops(2, "truncate", 3, 100, kind="delete")
     assert sum(1 for op in ops if op.op == "sql" and op.args[1] == "delete") == 6

@@ -2,9 +2,9 @@
 
 import pytest
 
-from mobifrag.ars_selection.__main__ import main
-from mobifrag.ars_selection.features import trace_features
-from mobifrag.tracegen.iotrace import TraceError
+from mobifrag.workloads.ars_selection.__main__ import main
+from mobifrag.workloads.ars_selection.features import trace_features
+from mobifrag.workloads.iotrace import TraceError
 
 SMALL_TRACE = """#iotrace v1
 0\t0\tcreate\ta.log

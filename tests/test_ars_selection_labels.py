@@ -5,8 +5,13 @@ import json
 
 import pytest
 
-from mobifrag.ars_selection.__main__ import main
-from mobifrag.ars_selection.labels import LabelError, label, labelled_rows, max_dof_by_path
+from mobifrag.workloads.ars_selection.__main__ import main
+from mobifrag.workloads.ars_selection.labels import (
+    LabelError,
+    label,
+    labelled_rows,
+    max_dof_by_path,
+)
 
 
 def row(path, writes, cls="other"):

@@ -5,10 +5,10 @@ import random
 
 import pytest
 
-from mobifrag.ars_selection.__main__ import main
-from mobifrag.ars_selection.models import METRICS, MODELS, SelectionError, compare
-from mobifrag.ars_selection.select import decide, reserved_paths
-from mobifrag.ars_selection.tables import table1, table2
+from mobifrag.workloads.ars_selection.__main__ import main
+from mobifrag.workloads.ars_selection.models import METRICS, MODELS, SelectionError, compare
+from mobifrag.workloads.ars_selection.select import decide, reserved_paths
+from mobifrag.workloads.ars_selection.tables import table1, table2
 
 PARAMS = {
     "written_many_more_than": 100,

@@ -1,4 +1,4 @@
-"""mobifrag.ars_tables on synthetic job outputs: reads.tsv, snapshots, and each read's
+"""mobifrag.tables.ars on synthetic job outputs: reads.tsv, snapshots, and each read's
 block trace (blktrace's binary format) replayed through the real ftl-sim."""
 
 import csv
@@ -7,7 +7,7 @@ import pytest
 from test_ftl_closed_loop import DEVICE, FTL_SIM, write_blktrace
 
 from conftest import write_snapshot
-from mobifrag.ars_tables import main
+from mobifrag.tables.ars import main
 
 MIB = 1024 * 1024
 SECTORS = 8 * MIB // 512

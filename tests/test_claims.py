@@ -4,7 +4,7 @@ import pytest
 import yaml
 
 from conftest import REPO
-from mobifrag.claims import (
+from mobifrag.report.claims import (
     CALIBRATED,
     INCONCLUSIVE,
     NOT_JUDGED,
@@ -17,7 +17,7 @@ from mobifrag.claims import (
     load_claims,
     main,
 )
-from mobifrag.verdict import Band, BandError, band, bootstrap_interval, judge
+from mobifrag.report.verdict import Band, BandError, band, bootstrap_interval, judge
 
 
 @pytest.mark.parametrize(
@@ -174,7 +174,7 @@ def test_unknown_check_or_claim_is_named(tmp_path, capsys):
 
 
 def test_shipped_checks_name_shipped_claims():
-    from mobifrag.claims import load_checks
+    from mobifrag.report.claims import load_checks
 
     # load_checks raises on an id no claim has, so this fails on a misspelt check.
     checks = load_checks(REPO / "config" / "claims.yaml")

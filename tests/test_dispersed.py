@@ -6,7 +6,7 @@ import json
 import pytest
 
 from conftest import REPO, clear_results, emulator_platform_run, snakemake
-from mobifrag import dispersed_table
+from mobifrag.tables import dispersed as dispersed_table
 
 DISPERSED = REPO / "results/emulator-emmc/test/dispersed/ext4"
 

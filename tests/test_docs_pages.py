@@ -5,8 +5,8 @@ import re
 import pytest
 
 from conftest import REPO
-from mobifrag import docs_pages
-from mobifrag.claims import load_claims
+from mobifrag.report import docs_pages
+from mobifrag.report.claims import load_claims
 
 CLAIMS = REPO / "config" / "claims.yaml"
 REGISTRY = REPO / "paper-figures" / "registry.yaml"

@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from mobifrag import emulator
-from mobifrag.emulator import EmulatorError, GuestJob, run_job
+from mobifrag.platform import emulator
+from mobifrag.platform.emulator import EmulatorError, GuestJob, run_job
 
 pytestmark = pytest.mark.emulator
 

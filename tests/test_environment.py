@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from mobifrag import provenance
-from mobifrag.provenance import VersionReaders
+from mobifrag.report import provenance
+from mobifrag.report.provenance import VersionReaders
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -504,7 +504,7 @@ def test_flake_outputs_evaluate_against_a_stub_nixpkgs(tmp_path):
 
 # --- the guest's PATH follows the host's ---------------------------------------------
 
-GUEST_INIT = REPO / "mobifrag" / "guest" / "init.sh"
+GUEST_INIT = REPO / "mobifrag" / "platform" / "guest" / "init.sh"
 
 
 def guest_path(host_path, fallback):
@@ -580,7 +580,7 @@ def test_guest_keeps_its_system_directories_before_the_hosts(tmp_path):
 
 
 def test_runner_hands_the_hosts_path_to_the_guest(tmp_path, monkeypatch):
-    from mobifrag.emulator import GuestJob, write_job_wrapper
+    from mobifrag.platform.emulator import GuestJob, write_job_wrapper
 
     monkeypatch.setenv("PATH", "/opt/tools/bin:/usr/bin")
     job = GuestJob(kernel=tmp_path / "bzImage", script=REPO / "jobs" / "concurrent-appenders.sh")

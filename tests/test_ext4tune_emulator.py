@@ -29,7 +29,7 @@ def tables(emulator_kernel, tmp_path_factory):
     # one guest at a time (the machine is shared)
     snakemake(f"{RUNS}/default", f"{RUNS}/tuned", "--cores", "1", "--config", "scale=test")
     out = tmp_path_factory.mktemp("ext4tune")
-    command = [sys.executable, "-m", "mobifrag.ext4tune_table"]
+    command = [sys.executable, "-m", "mobifrag.tables.ext4tune"]
     command += ["--run", "default", str(REPO / RUNS / "default")]
     command += ["--run", "tuned", str(REPO / RUNS / "tuned")]
     command += ["--device", "devices/emulator-emmc.yaml"]

@@ -9,8 +9,7 @@ import json
 import pytest
 from test_ftl_closed_loop import DEVICE, FTL_SIM, write_blktrace
 
-from mobifrag import ext4tune
-from mobifrag.ext4tune_table import (
+from mobifrag.tables.ext4tune import (
     FIO_BENCHMARKS,
     Model,
     TuningTableError,
@@ -19,6 +18,7 @@ from mobifrag.ext4tune_table import (
     postmark_bytes,
     run_rows,
 )
+from mobifrag.workloads import ext4tune
 
 MIB = 1024 * 1024
 MODEL = Model(FTL_SIM, DEVICE)

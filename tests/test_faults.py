@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from conftest import REPO
-from mobifrag import emulator
-from mobifrag.emulator import EmulatorError, GuestJob
-from mobifrag.snapshot import SnapshotError, read_snapshot
+from mobifrag.measure.snapshot import SnapshotError, read_snapshot
+from mobifrag.platform import emulator
+from mobifrag.platform.emulator import EmulatorError, GuestJob
 
 MIB = 1024 * 1024
 B4K = 4096
@@ -122,9 +122,9 @@ def ends_within(pid: int, timeout_s: float = 10) -> bool:
 RUNNER = """
 import os, signal, sys
 from pathlib import Path
-from mobifrag import emulator
+from mobifrag.platform import emulator
 runner_pid, guest_pid, console, mode = sys.argv[1:]
-if mode == "die-with-parent":  # as `python -m mobifrag.platform` does
+if mode == "die-with-parent":  # as `python -m mobifrag.platform.run` does
     emulator.die_with_parent(signal.SIGTERM)
 Path(runner_pid).write_text(str(os.getpid()))
 guest = ["sh", "-c", f"echo $$ > {guest_pid}; exec sleep 60"]

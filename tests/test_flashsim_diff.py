@@ -4,7 +4,7 @@ FlashSim is built from its pinned upstream source by model/flashsim (fetch.sh: u
 or ../shared/vendor/, checksum verified); small synthetic traces of random reads and
 writes then go through both simulators at matched configurations, which must count the
 same map-cache hits and misses (and translation-page write-backs) and, with no garbage
-collection in either, the same device time within mobifrag.flashsim_diff's tolerance.
+collection in either, the same device time within mobifrag.model.flashsim_diff's tolerance.
 Write amplification is never compared with FlashSim (its GC trigger is defective,
 ftl-sim/README.md): ftl-sim's data WAF is checked against the ~40-line greedy model
 below on uniform random writes instead."""
@@ -18,7 +18,7 @@ from collections import deque
 import pytest
 
 from conftest import REPO
-from mobifrag import flashsim_diff
+from mobifrag.model import flashsim_diff
 
 FTL_SIM = REPO / "ftl-sim" / "target" / "release" / "ftl-sim"
 MODEL = REPO / "model" / "flashsim"

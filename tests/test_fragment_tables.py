@@ -2,8 +2,8 @@ import csv
 
 import pytest
 
-from mobifrag.fragment_tables import main
-from mobifrag.snapshot import SnapshotError, read_snapshot, unescape_path
+from mobifrag.measure.snapshot import SnapshotError, read_snapshot, unescape_path
+from mobifrag.tables.fragments import main
 
 KIB = 1024
 

@@ -1,15 +1,15 @@
 import pytest
 
-from mobifrag.fragmentation import (
+from mobifrag.measure.fragmentation import (
     MIB,
     Extent,
     degree_of_fragmentation,
-    file_class,
     fragments,
     ideal_extents,
     level_counts,
     size_level,
 )
+from mobifrag.workloads.file_classes import file_class
 
 KIB = 1024
 

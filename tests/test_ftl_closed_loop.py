@@ -1,6 +1,6 @@
 """Modeled time must not inherit the emulator's pacing (issue 16): a trace captured under
 TCG carries the host's timing, so the tables replay each phase closed loop
-(mobifrag/ftl.py). Here a trace's timestamps are stretched ×10 and compressed ×0.1: the
+(mobifrag/model/ftl.py). Here a trace's timestamps are stretched ×10 and compressed ×0.1: the
 modeled time and the mean latencies of the closed-loop replay stay put, while those of a
 replay at the trace's own arrival times move (which is what this test would catch).
 
@@ -16,7 +16,7 @@ import struct
 import pytest
 
 from conftest import REPO
-from mobifrag import ftl
+from mobifrag.model import ftl
 
 FTL_SIM = REPO / "ftl-sim" / "target" / "release" / "ftl-sim"
 DEVICE = REPO / "devices" / "emulator-emmc.yaml"

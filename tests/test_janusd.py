@@ -1,14 +1,15 @@
-"""janusd's plan → REMAP conversion, its trace, and janusdP's selection (mobifrag.janusd)."""
+"""janusd's plan → REMAP conversion, its trace, janusdP's selection (model.janusd_remap)."""
 
 import csv
 
 import pytest
 
-from mobifrag import janusd, janusd_tables
-from mobifrag.fragment_tables import dof_rows
-from mobifrag.fragmentation import Extent
-from mobifrag.janusd import JanusdError, Remap, Request
-from mobifrag.snapshot import Snapshot, read_snapshot
+from mobifrag.measure.fragmentation import Extent
+from mobifrag.measure.snapshot import Snapshot, read_snapshot
+from mobifrag.model import janusd_remap as janusd
+from mobifrag.model.janusd_remap import JanusdError, Remap, Request
+from mobifrag.tables import janusd as janusd_tables
+from mobifrag.tables.fragments import dof_rows
 
 B = 4096  # block size
 S = B // 512  # sectors per block

@@ -8,8 +8,8 @@ import json
 import pytest
 
 from conftest import REPO, clear_results, emulator_platform_run, snakemake
-from mobifrag.fragment_tables import dof_rows
-from mobifrag.snapshot import read_snapshot
+from mobifrag.measure.snapshot import read_snapshot
+from mobifrag.tables.fragments import dof_rows
 
 pytestmark = pytest.mark.emulator
 

@@ -1,4 +1,4 @@
-"""janusd Fig. 7 in the FTL model (mobifrag.janusd_throughput): the traces that place a
+"""janusd Fig. 7 in the FTL model (mobifrag.model.janusd_throughput): the traces that place a
 file on some planes and read it extent by extent, and one real ftl-sim run."""
 
 import csv
@@ -6,7 +6,7 @@ import csv
 import pytest
 
 from conftest import REPO, snakemake
-from mobifrag import janusd_throughput as tp
+from mobifrag.model import janusd_throughput as tp
 
 
 def rows(lines):

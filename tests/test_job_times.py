@@ -1,10 +1,10 @@
-"""mobifrag.job_times: job-minutes per rule from the jobs' Snakemake benchmark files."""
+"""mobifrag.report.job_times: job-minutes per rule from the jobs' Snakemake benchmark files."""
 
 from pathlib import Path
 
 import pytest
 
-from mobifrag import job_times
+from mobifrag.report import job_times
 
 HEADER = "s\th:m:s\tmax_rss\tmax_vms\tmax_uss\tmax_pss\tio_in\tio_out\tmean_load\tcpu_time\n"
 PLATFORM = "platform/qemu-x86_64-0123456789/quick"
@@ -122,4 +122,4 @@ def test_a_run_log_points_to_the_new_usage(tmp_path, capsys):
     log = tmp_path / "2026-11-23T145017.snakemake.log"
     log.write_text("Building DAG of jobs...\n")
     assert job_times.main([str(log)]) == 2
-    assert "python -m mobifrag.job_times <scale>" in capsys.readouterr().err
+    assert "python -m mobifrag.report.job_times <scale>" in capsys.readouterr().err

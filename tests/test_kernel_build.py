@@ -7,7 +7,7 @@ import pytest
 import yaml
 
 from conftest import REPO
-from mobifrag.kernel import KernelInputError, kernel_key
+from mobifrag.platform.kernel import KernelInputError, kernel_key
 
 CONFIG = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
 SOURCE = REPO / CONFIG["kernel"]["source"]

@@ -15,7 +15,7 @@ import pytest
 from conftest import REPO
 
 LIB = REPO / "jobs" / "lib.sh"
-GUEST_INIT = REPO / "mobifrag" / "guest" / "init.sh"
+GUEST_INIT = REPO / "mobifrag" / "platform" / "guest" / "init.sh"
 REACHED = "require_test_disk returned"
 NOT_GUEST = "not inside the study's guest"
 
@@ -129,7 +129,7 @@ def test_a_mounted_disk_is_refused_through_an_alias(tmp_path):
 
 def guest_marker_line():
     lines = [line for line in GUEST_INIT.read_text().splitlines() if "/run/mobifrag/guest" in line]
-    assert len(lines) == 1, "mobifrag/guest/init.sh writes the guest marker once"
+    assert len(lines) == 1, "mobifrag/platform/guest/init.sh writes the guest marker once"
     return lines[0]
 
 

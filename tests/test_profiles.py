@@ -1,7 +1,7 @@
 import pytest
 import yaml
 
-from mobifrag.profiles import DEVICES, ProfileError, load_device, load_profile_file
+from mobifrag.workflow.profiles import DEVICES, ProfileError, load_device, load_profile_file
 
 
 def write_profile(tmp_path, name, data):
@@ -136,7 +136,7 @@ def test_workdirs_outside_their_own_folder_are_refused_by_field(tmp_path, workdi
 
 
 def test_the_checker_reports_every_unsafe_field(tmp_path, capsys):
-    from mobifrag.profiles import main
+    from mobifrag.workflow.profiles import main
 
     data = phone_profile(test_partition="/dev/block/sda", workdir="/data")
     path = write_profile(tmp_path, "android-rooted", data)

@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from conftest import REPO, snakemake
-from mobifrag.profiles import DEVICES, SCHEMA
+from mobifrag.workflow.profiles import DEVICES, SCHEMA
 
 PROFILES = sorted(p.stem for p in DEVICES.glob("*.yaml") if p != SCHEMA)
 
@@ -97,7 +97,7 @@ def test_a_dry_run_flash_writes_its_done_file(tmp_path, rule, done):
 
 def test_the_profile_checker_prints_usage():
     run = subprocess.run(
-        [sys.executable, "-m", "mobifrag.profiles", "--help"],
+        [sys.executable, "-m", "mobifrag.workflow.profiles", "--help"],
         cwd=REPO,
         capture_output=True,
         text=True,
@@ -105,6 +105,9 @@ def test_the_profile_checker_prints_usage():
     assert run.returncode == 0
     assert run.stdout.startswith("usage:") and "FILE" in run.stdout
     none = subprocess.run(
-        [sys.executable, "-m", "mobifrag.profiles"], cwd=REPO, capture_output=True, text=True
+        [sys.executable, "-m", "mobifrag.workflow.profiles"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
     )
     assert none.returncode == 2 and "usage:" in none.stderr

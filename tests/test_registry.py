@@ -3,7 +3,7 @@
 import yaml
 
 from conftest import REPO
-from mobifrag.claims import load_claims
+from mobifrag.report.claims import load_claims
 
 REGISTRY = yaml.safe_load((REPO / "paper-figures" / "registry.yaml").read_text())
 

@@ -7,7 +7,7 @@ import threading
 
 import pytest
 
-from mobifrag.emulator import EmulatorError, run_qemu
+from mobifrag.platform.emulator import EmulatorError, run_qemu
 
 
 def gone(pid: int) -> bool:

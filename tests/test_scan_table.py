@@ -1,6 +1,6 @@
 import pytest
 
-from mobifrag.scan_table import ScanError, hole_kib, linear_fit
+from mobifrag.tables.scan import ScanError, hole_kib, linear_fit
 
 
 def test_linear_fit_recovers_a_line():

@@ -28,7 +28,7 @@ import pytest
 import yaml
 
 from conftest import REPO, clear_results, emulator_platform_run, planned_jobs, snakemake
-from mobifrag.profiles import load_device
+from mobifrag.workflow.profiles import load_device
 
 pytestmark = [
     pytest.mark.slurm,
@@ -59,7 +59,7 @@ def run_dir(scale: str) -> Path:
 
 
 def platform_dir(scale: str) -> Path:
-    """Where the slice's guest runs are (mobifrag/stages.py)."""
+    """Where the slice's guest runs are (mobifrag/workflow/stages.py)."""
     return emulator_platform_run(scale, DEVICE)
 
 

@@ -1,7 +1,7 @@
 import yaml
 
 from conftest import REPO
-from mobifrag.stability import main
+from mobifrag.report.stability import main
 
 
 def claims_csv(path, rows):

@@ -5,11 +5,11 @@ import random
 
 import pytest
 
-from mobifrag.tracegen import estimate
-from mobifrag.tracegen.autoage import autoage, plan_days, update_days
-from mobifrag.tracegen.generate import Generator
-from mobifrag.tracegen.iotrace import read_trace
-from mobifrag.tracegen.scenarios import SCENARIO_DIR, load_models
+from mobifrag.workloads import estimate
+from mobifrag.workloads.autoage import autoage, plan_days, update_days
+from mobifrag.workloads.generate import Generator
+from mobifrag.workloads.iotrace import read_trace
+from mobifrag.workloads.scenarios import SCENARIO_DIR, load_models
 
 GIB = 1 << 30
 

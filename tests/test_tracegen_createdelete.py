@@ -3,9 +3,9 @@ and deleted at random until the live ones hold half the disk."""
 
 import pytest
 
-from mobifrag.tracegen.__main__ import main
-from mobifrag.tracegen.filldelete import CHURN_DIR, create_delete
-from mobifrag.tracegen.iotrace import read_trace, trace_lines
+from mobifrag.workloads.__main__ import main
+from mobifrag.workloads.filldelete import CHURN_DIR, create_delete
+from mobifrag.workloads.iotrace import read_trace, trace_lines
 
 MIB, KIB = 1024 * 1024, 1024
 

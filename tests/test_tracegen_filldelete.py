@@ -1,8 +1,8 @@
 import pytest
 
-from mobifrag.tracegen.__main__ import main
-from mobifrag.tracegen.filldelete import LARGE_BYTES, SMALL_BYTES, fill_delete, holes
-from mobifrag.tracegen.iotrace import trace_lines
+from mobifrag.workloads.__main__ import main
+from mobifrag.workloads.filldelete import LARGE_BYTES, SMALL_BYTES, fill_delete, holes
+from mobifrag.workloads.iotrace import trace_lines
 
 MIB = 1024 * 1024
 

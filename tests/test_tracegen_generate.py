@@ -2,10 +2,10 @@
 
 import pytest
 
-from mobifrag.tracegen.__main__ import main
-from mobifrag.tracegen.generate import scenario_ops
-from mobifrag.tracegen.iotrace import path_problem, read_trace
-from mobifrag.tracegen.scenarios import SCENARIO_DIR, load_model, load_models
+from mobifrag.workloads.__main__ import main
+from mobifrag.workloads.generate import scenario_ops
+from mobifrag.workloads.iotrace import path_problem, read_trace
+from mobifrag.workloads.scenarios import SCENARIO_DIR, load_model, load_models
 
 
 def _scenario(tmp_path, name, seed, scale="0.1"):

@@ -2,7 +2,7 @@
 
 import pytest
 
-from mobifrag.tracegen.iotrace import (
+from mobifrag.workloads.iotrace import (
     HEADER,
     TraceError,
     escape,

@@ -7,9 +7,9 @@ import textwrap
 
 import pytest
 
-from mobifrag.tracegen import estimate
-from mobifrag.tracegen.generate import Generator, scenario_ops
-from mobifrag.tracegen.scenarios import SCENARIO_DIR, ModelError, load_model, load_models
+from mobifrag.workloads import estimate
+from mobifrag.workloads.generate import Generator, scenario_ops
+from mobifrag.workloads.scenarios import SCENARIO_DIR, ModelError, load_model, load_models
 
 TABLE3 = {
     "facebook", "twitter", "instagram", "chrome", "messenger", "wechat", "earth", "gmail",

@@ -4,9 +4,9 @@
 
 import pytest
 
-from mobifrag.tracegen.__main__ import main
-from mobifrag.tracegen.iotrace import read_trace
-from mobifrag.tracegen.strace_import import StraceError, check, import_strace
+from mobifrag.workloads.__main__ import main
+from mobifrag.workloads.iotrace import read_trace
+from mobifrag.workloads.strace_import import StraceError, check, import_strace
 
 LOG = """\
 1200  10:00:00.000000 execve("/system/bin/app_process", ["app"], 0x7ff /* 20 vars */) = 0

@@ -8,8 +8,8 @@ import statistics
 import pytest
 
 from conftest import REPO, clear_results, emulator_platform_run, snakemake
-from mobifrag.snapshot import read_snapshot
-from mobifrag.treatment_tables import treatment_rows
+from mobifrag.measure.snapshot import read_snapshot
+from mobifrag.tables.treat import treatment_rows
 
 pytestmark = pytest.mark.emulator
 

@@ -6,9 +6,11 @@ import json
 
 import pytest
 
-from mobifrag import insert_benchmark, treatment_runs, treatment_tables
-from mobifrag.fragmentation import Extent
-from mobifrag.tracegen.iotrace import read_trace
+from mobifrag.measure.fragmentation import Extent
+from mobifrag.tables import treat as treatment_tables
+from mobifrag.workflow import treat_runs as treatment_runs
+from mobifrag.workloads import insert_benchmark
+from mobifrag.workloads.iotrace import read_trace
 
 KIB = 1024
 

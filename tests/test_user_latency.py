@@ -8,7 +8,7 @@ from collections import defaultdict
 import pytest
 
 from conftest import REPO, clear_results, emulator_platform_run, snakemake
-from mobifrag.snapshot import read_snapshot
+from mobifrag.measure.snapshot import read_snapshot
 
 pytestmark = pytest.mark.emulator
 

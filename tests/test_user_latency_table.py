@@ -5,11 +5,11 @@ import sqlite3
 import pytest
 
 from conftest import REPO
-from mobifrag import user_latency_table as table
-from mobifrag.tile_cache import TileCacheError, build
-from mobifrag.tracegen.__main__ import main as tracegen
-from mobifrag.tracegen.scenarios import ModelError
-from mobifrag.user_latency_runs import app_models, install_traces
+from mobifrag.tables import user_latency as table
+from mobifrag.workloads.__main__ import main as tracegen
+from mobifrag.workloads.scenarios import ModelError
+from mobifrag.workloads.tile_cache import TileCacheError, build
+from mobifrag.workloads.user_latency import app_models, install_traces
 
 KIB = 1024
 FILES_HEADER = "path\tsize_bytes\tallocated_bytes\tn_extents\tinode\n"

@@ -103,8 +103,8 @@ def test_profiles_on_one_platform_share_its_runs():
 
 
 def test_platform_key_follows_what_defines_the_platform():
-    from mobifrag.profiles import load_device
-    from mobifrag.stages import platform_key
+    from mobifrag.workflow.profiles import load_device
+    from mobifrag.workflow.stages import platform_key
 
     platform = load_device("emulator-emmc")["platform"]
     key = platform_key(platform, "emulator-6.1-0123456789ab")
@@ -176,14 +176,14 @@ def rule_directives(text: str):
 
 def test_every_guest_and_model_rule_writes_a_benchmark_beside_its_log():
     # Guest rules run the platform runner; model rules run ftl-sim or FlashSim (their
-    # input `sim`). mobifrag.job_times reads the benchmark files, and takes a file's rule
+    # input `sim`). mobifrag.report.job_times reads the benchmark files, and takes a file's rule
     # from its name: <stage folder>/benchmarks/<rule>-<wildcards>.tsv or <rule>.tsv.
     import re
 
     checked = set()
     for path in [REPO / "Snakefile", *sorted((REPO / "rules").glob("*.smk"))]:
         for rule, directives in rule_directives(path.read_text()):
-            guest = "-m mobifrag.platform" in directives.get("shell", "")
+            guest = "-m mobifrag.platform.run" in directives.get("shell", "")
             model = re.search(r"^\s+sim=", directives.get("input", ""), re.MULTILINE)
             if not (guest or model):
                 continue

@@ -13,7 +13,7 @@ cd "$(dirname "$0")/../.."
 python=.venv/bin/python
 traces=${1:-results/emulator-emmc/test/autoage/traces}
 config() { "$python" -c "import yaml; c = yaml.safe_load(open('config/config.yaml')); $1"; }
-kernel=$(config "from pathlib import Path; from mobifrag.kernel import kernel_dir
+kernel=$(config "from pathlib import Path; from mobifrag.platform.kernel import kernel_dir
 print(kernel_dir(Path(c['kernel']['source']), Path(c['kernel']['series']), 'emulator').relative_to(Path.cwd())))")/bzImage
 mkfs=$(config "print(c['filesystems']['ext4_mkfs'])")
 for target in "$kernel" "$traces"; do
@@ -25,7 +25,7 @@ profiles=""
 trap 'rm -rf "$work" $profiles' EXIT
 
 guest() { # guest CPUS NAME: one replay in a guest of CPUS vCPUs; prints its wall seconds
-  "$python" -m mobifrag.platform --device "bench-vcpus-$1" --kernel "$kernel" \
+  "$python" -m mobifrag.platform.run --device "bench-vcpus-$1" --kernel "$kernel" \
     --agent agent/build/mobifrag-agent --script jobs/replay-traces.sh --disk-mib 256 \
     --out "$work/$2" --console "$work/$2.log" \
     -- ext4 "$mkfs" "$(realpath "$traces")" 1 > /dev/null

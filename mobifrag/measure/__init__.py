@@ -1,0 +1,1 @@
+"""Measurements read from platform runs: fragcheck snapshots, fragmentation metrics, F2FS state."""

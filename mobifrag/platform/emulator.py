@@ -1,0 +1,338 @@
+"""Run a job script inside the study's kernel under QEMU.
+
+The guest's root is the host's root, read-only over 9p; a second 9p share is the job's
+writable output directory; a fresh raw image made for this run is the test disk
+(/dev/vda). The guest runs mobifrag/platform/guest/init.sh, which runs the job and records its
+exit status. A guest that hangs is killed after the profile's timeout; a guest that
+panics or dies leaves no exit status. Either way the caller gets an EmulatorError holding
+the console log's tail, and the output directory is not created.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import json
+import os
+import shlex
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from mobifrag import REPO
+
+GUEST_INIT = REPO / "mobifrag" / "platform" / "guest" / "init.sh"
+QEMU = "qemu-system-x86_64"
+CONSOLE_TAIL_LINES = 40
+KVM_PROBE_TIMEOUT_S = 60
+
+
+class EmulatorError(RuntimeError):
+    """The guest did not complete its job; the message says why and shows the console."""
+
+
+@dataclass(frozen=True)
+class GuestJob:
+    """One experiment run: a job script with arguments, on a fresh test disk."""
+
+    kernel: Path
+    script: Path
+    args: tuple[str, ...] = ()
+    env: tuple[tuple[str, str], ...] = ()
+    disk_bytes: int = 256 * 1024 * 1024
+    # An image an earlier job kept (an aged file system) to start from, copied so the
+    # kept image never changes; and whether to keep this job's disk as out/disk.img.
+    base_image: Path | None = None
+    keep_disk: bool = False
+    cpus: int = 1
+    memory_mib: int = 1024
+    timeout_s: float = 3600
+
+
+@dataclass(frozen=True)
+class JobResult:
+    accel: str
+    exit_status: int
+    wall_seconds: float
+    console_log: Path
+
+
+def require_qemu() -> str:
+    path = shutil.which(QEMU)
+    if path is None:
+        raise EmulatorError(f"{QEMU} not found: install it with 'apt-get install qemu-system-x86'")
+    return path
+
+
+def console_tail(log: Path, lines: int = CONSOLE_TAIL_LINES) -> str:
+    try:
+        text = log.read_text(errors="replace").splitlines()
+    except OSError:
+        return "(no console output)"
+    return "\n".join(text[-lines:]) or "(no console output)"
+
+
+def qemu_command(job: GuestJob, accel: str, share: Path, disk: Path) -> list[str]:
+    append = " ".join(
+        [
+            "console=ttyS0",
+            "root=hostroot",
+            "rootfstype=9p",
+            "rootflags=trans=virtio,version=9p2000.L,msize=262144",
+            "ro",
+            "init=/bin/sh",
+            "panic=-1",
+            # Under a loaded host, TCG's timer can miss the kernel's IO-APIC check and
+            # panic at boot; the check proves nothing about an emulated board.
+            "no_timer_check",
+            "quiet",
+            "--",
+            str(GUEST_INIT),
+        ]
+    )
+    return [
+        QEMU,
+        "-accel",
+        accel,
+        "-cpu",
+        "max",
+        "-smp",
+        str(job.cpus),
+        "-m",
+        str(job.memory_mib),
+        "-nographic",
+        "-no-reboot",
+        "-nodefaults",
+        "-serial",
+        "stdio",
+        "-kernel",
+        str(job.kernel),
+        "-append",
+        append,
+        "-virtfs",
+        "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap",
+        "-virtfs",
+        f"local,path={share},mount_tag=out,security_model=none,multidevs=remap",
+        "-drive",
+        # A host write or read error (a full disk under the image) reaches the guest as
+        # an I/O error that fails the job, instead of pausing the guest until its timeout.
+        f"file={disk},if=virtio,format=raw,cache=unsafe,discard=unmap,werror=report,rerror=report",
+    ]
+
+
+def write_job_wrapper(job: GuestJob, share: Path) -> None:
+    """job.sh as the guest runs it: the job's environment, then the job script."""
+    lines = ["# written by mobifrag.platform.emulator"]
+    env = dict(job.env)
+    env.setdefault("MOBIFRAG_ROOT", str(REPO))
+    env.setdefault("MOBIFRAG_DISK", "/dev/vda")
+    env.setdefault("MOBIFRAG_PLATFORM", "qemu")
+    for key, value in sorted(env.items()):
+        lines.append(f"export {key}={shlex.quote(value)}")
+    command = ["exec", "/bin/sh", str(job.script.resolve()), *job.args]
+    lines.append(" ".join(shlex.quote(part) for part in command))
+    (share / "job.sh").write_text("\n".join(lines) + "\n")
+    # The guest's init puts the host's tool directories on the job's PATH (guest/init.sh).
+    (share / "host-path").write_text(os.environ.get("PATH", "") + "\n")
+
+
+PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
+
+
+def die_with_parent(sig: int, parent: int | None = None) -> None:
+    """Have the calling process get `sig` once its parent exits (Linux's
+    PR_SET_PDEATHSIG, kept across exec); `parent` is the pid it must have, and if that
+    one is already gone, `sig` comes at once. Nothing elsewhere than Linux."""
+    if not sys.platform.startswith("linux"):
+        return
+    parent = os.getppid() if parent is None else parent
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(PR_SET_PDEATHSIG, int(sig), 0, 0, 0) != 0:
+        error = ctypes.get_errno()
+        raise OSError(error, f"prctl(PR_SET_PDEATHSIG): {os.strerror(error)}")
+    if os.getppid() != parent:
+        os.kill(os.getpid(), sig)
+
+
+def guest_dies_with_runner():
+    """A preexec_fn for QEMU: SIGKILL once the runner starting it exits, however it ends
+    (a SIGKILL leaves it no time to kill its guest), so no orphaned guest runs on."""
+    runner = os.getpid()
+    return lambda: die_with_parent(signal.SIGKILL, parent=runner)
+
+
+def run_qemu(command: list[str], console: Path, timeout_s: float) -> tuple[bool, float]:
+    """Run QEMU to completion; returns (finished before the timeout, wall seconds)."""
+    start = time.monotonic()
+    with open(console, "wb") as log:
+        process = subprocess.Popen(
+            command,
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=log,
+            preexec_fn=guest_dies_with_runner(),
+        )
+        try:
+            with termination_raises():
+                process.wait(timeout=timeout_s)
+            finished = True
+        except subprocess.TimeoutExpired:
+            finished = False
+        finally:
+            # A runner stopped by a signal (a cluster scheduler's SIGTERM, a killed
+            # workflow) must not leave its guest running on with nobody to wait for it.
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+    return finished, time.monotonic() - start
+
+
+@contextlib.contextmanager
+def termination_raises():
+    """SIGTERM raises EmulatorError inside the block (main thread only: elsewhere
+    Python cannot install handlers, and the default action stands)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum, _frame):
+        raise EmulatorError(f"runner stopped by {signal.Signals(signum).name}; guest killed")
+
+    previous = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def read_exit_status(share: Path) -> int | None:
+    try:
+        return int((share / "exit-status").read_text().strip())
+    except (OSError, ValueError):
+        return None
+
+
+def check_free_space(job: GuestJob, folder: Path) -> None:
+    """Refuse to boot when the folder that holds the test disk image has less free space
+    than the job's disk may fill: the guest would fail on a full host disk mid-run."""
+    needed = job.disk_bytes
+    if job.base_image is not None and Path(job.base_image).is_file():
+        needed = max(needed, Path(job.base_image).stat().st_size)
+    free = shutil.disk_usage(folder).free
+    if free < needed:
+        raise EmulatorError(
+            f"not enough free space for the test disk in {folder}: the job's disk needs "
+            f"{needed} bytes, {free} bytes are free"
+        )
+
+
+def prepare_disk(job: GuestJob, disk: Path) -> None:
+    """A fresh sparse image, or a sparse copy of the job's base image."""
+    if job.base_image is None:
+        with open(disk, "wb") as image:
+            image.truncate(job.disk_bytes)
+        return
+    if not Path(job.base_image).is_file():
+        raise EmulatorError(f"base disk image {job.base_image} does not exist")
+    copy = subprocess.run(
+        ["cp", "--sparse=always", str(job.base_image), str(disk)], capture_output=True, text=True
+    )
+    if copy.returncode != 0:
+        raise EmulatorError(f"cannot copy {job.base_image}: {copy.stderr.strip()}")
+
+
+def check_outcome(job: GuestJob, finished: bool, status, share: Path, console: Path) -> None:
+    """Raise EmulatorError unless the guest finished and the job exited 0."""
+    if not finished:
+        raise EmulatorError(
+            f"guest still running after {job.timeout_s:.0f} s and was killed "
+            f"(console log {console}):\n{console_tail(console)}"
+        )
+    if status is None:
+        raise EmulatorError(
+            f"guest stopped without finishing the job (panic or crash; console log "
+            f"{console}, partial outputs in {share}):\n{console_tail(console)}"
+        )
+    if status != 0:
+        job_log = console_tail(share / "job.log")
+        raise EmulatorError(
+            f"job {job.script.name} exited with status {status} (outputs kept in {share}); "
+            f"its log ends:\n{job_log}"
+        )
+
+
+def run_job(job: GuestJob, out_dir: Path, console: Path, accel: str = "auto") -> JobResult:
+    """Run `job` in a fresh guest; on success its outputs appear in out_dir."""
+    require_qemu()
+    if not Path(job.kernel).is_file():
+        raise EmulatorError(f"kernel image {job.kernel} does not exist: build it first")
+    out_dir, console = Path(out_dir), Path(console)
+    staging = out_dir.with_name(out_dir.name + ".running")
+    shutil.rmtree(staging, ignore_errors=True)
+    share = staging / "share"
+    share.mkdir(parents=True)
+    disk = staging / "test-disk.img"
+    try:
+        check_free_space(job, staging)
+    except EmulatorError:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    prepare_disk(job, disk)
+    write_job_wrapper(job, share)
+    console.parent.mkdir(parents=True, exist_ok=True)
+
+    chosen = choose_accel(job.kernel, accel)
+    finished, seconds = run_qemu(qemu_command(job, chosen, share, disk), console, job.timeout_s)
+    status = read_exit_status(share)
+    if not (finished and status == 0 and job.keep_disk):
+        disk.unlink(missing_ok=True)
+    check_outcome(job, finished, status, share, console)
+    (share / "exit-status").unlink()
+    if job.keep_disk:
+        os.replace(disk, share / "disk.img")
+    if out_dir.exists():
+        shutil.rmtree(out_dir)
+    os.replace(share, out_dir)
+    shutil.rmtree(staging, ignore_errors=True)
+    return JobResult(accel=chosen, exit_status=status, wall_seconds=seconds, console_log=console)
+
+
+def kvm_usable(kernel: Path) -> bool:
+    """Boot `kernel` under KVM without a root file system: a working KVM reaches the
+    kernel's 'unable to mount root' panic within seconds; a broken one fails or stalls."""
+    if not os.access("/dev/kvm", os.R_OK | os.W_OK):
+        return False
+    command = [QEMU, "-accel", "kvm", "-cpu", "host", "-m", "256", "-nographic", "-no-reboot"]
+    command += ["-nodefaults", "-serial", "stdio", "-kernel", str(kernel)]
+    command += ["-append", "console=ttyS0 panic=-1 root=/dev/nonexistent"]
+    try:
+        run = subprocess.run(
+            command, capture_output=True, timeout=KVM_PROBE_TIMEOUT_S, stdin=subprocess.DEVNULL
+        )
+    except subprocess.TimeoutExpired:
+        return False
+    return b"Kernel panic" in run.stdout
+
+
+_ACCEL_CACHE = REPO / "build" / "accel.json"
+
+
+def choose_accel(kernel: Path, requested: str) -> str:
+    """KVM when asked for or when it really runs a guest here, else TCG."""
+    if requested in ("kvm", "tcg"):
+        return requested
+    try:
+        cached = json.loads(_ACCEL_CACHE.read_text())
+        if cached.get("host") == os.uname().nodename:
+            return cached["accel"]
+    except (OSError, ValueError, KeyError):
+        pass
+    accel = "kvm" if kvm_usable(kernel) else "tcg"
+    _ACCEL_CACHE.parent.mkdir(parents=True, exist_ok=True)
+    _ACCEL_CACHE.write_text(json.dumps({"host": os.uname().nodename, "accel": accel}) + "\n")
+    return accel

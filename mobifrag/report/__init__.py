@@ -1,0 +1,1 @@
+"""Claims and verdicts, provenance, where the time went, generated documentation pages."""

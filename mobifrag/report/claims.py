@@ -1,0 +1,460 @@
+"""Check the papers' claims (config/claims.yaml) against one run's result tables.
+
+    python -m mobifrag.report.claims --claims config/claims.yaml --results results/DEV/SCALE \
+        --platform qemu --markdown claims.md --csv claims.csv [--check NAME]
+
+A claim names a measure (a statistic of one column of a result table, rows filtered by
+other columns and optionally to the last or first value of one, e.g. the last day,
+optionally divided by a second measure), the paper's value, the band of measured values
+that reproduces it and the basis of the measurement (layout, count, modeled time, ...).
+A table with a `rep` column holds independent repetitions of its experiment: the
+statistic is taken per repetition and judged by its median and bootstrap interval
+(mobifrag/report/verdict.py). A claim whose table is missing is "not measured", never a failure
+of the checker, so a partial run still gets a report.
+
+A check (`checks:` in the claims file) names a set of claims that must all be
+reproduced: with --check NAME only those are reported, and the exit status is 1 unless
+every one of them is, the message naming each that is not.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import statistics
+import sys
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+
+import jsonschema
+import yaml
+
+from mobifrag import REPO
+from mobifrag.report.verdict import (
+    CALIBRATED,
+    INCONCLUSIVE,
+    NOT_JUDGED,
+    NOT_MEASURED,
+    NOT_REACHED,
+    NOT_REPRODUCED,
+    REPRODUCED,
+    VERDICTS,
+    Band,
+    BandError,
+    Measurement,
+    band,
+    judge,
+)
+from mobifrag.workflow.atomic import write_table
+
+SCHEMA = REPO / "config" / "claims.schema.yaml"
+
+STATISTICS = {
+    "mean": statistics.fmean,
+    "median": statistics.median,
+    "min": min,
+    "max": max,
+    "sum": sum,
+    "count": len,
+    "share_above_1": lambda values: sum(v > 1 for v in values) / len(values),
+}
+
+# Bases whose values a platform cannot vouch for: emulator wall time says nothing about a
+# phone (a file-backed virtio disk behind the host's page cache), so on an emulator it is
+# shown, never judged.
+UNJUDGED_BASES = {"qemu": {"emulator_wall"}, "adb": set()}
+
+# The column that numbers a table's independent repetitions of its experiment.
+REPETITION = "rep"
+
+__all__ = [
+    "CALIBRATED",
+    "INCONCLUSIVE",
+    "NOT_JUDGED",
+    "NOT_MEASURED",
+    "NOT_REACHED",
+    "NOT_REPRODUCED",
+    "REPRODUCED",
+    "ClaimsError",
+    "Verdict",
+    "check",
+    "load_checks",
+    "load_claims",
+    "main",
+]
+
+
+class ClaimsError(ValueError):
+    """A claims file or result table that cannot be used; the message names it."""
+
+
+@dataclass(frozen=True)
+class Verdict:
+    claim: dict
+    measurement: Measurement | None
+    verdict: str
+    note: str = ""
+    interval: tuple[float, float] | None = None
+
+    @property
+    def measured(self) -> float | None:
+        return None if self.measurement is None else self.measurement.point
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """A measure's value per repetition, or why there is none."""
+
+    values: dict[str | None, float]
+    missing: str = ""  # the table that does not exist yet
+    unreached: str = ""  # why the regime the measure needs did not occur
+
+
+def load_claims(path: Path) -> list[dict]:
+    return load_claims_file(path)["claims"]
+
+
+def load_checks(path: Path) -> dict[str, list[dict]]:
+    """Check name → its claims, in the order the check lists them."""
+    data = load_claims_file(path)
+    by_id = {c["id"]: c for c in data["claims"]}
+    checks = {}
+    for name, ids in data.get("checks", {}).items():
+        unknown = [i for i in ids if i not in by_id]
+        if unknown:
+            raise ClaimsError(f"{path}: check {name}: no claim {', '.join(unknown)}")
+        checks[name] = [by_id[i] for i in ids]
+    return checks
+
+
+def load_claims_file(path: Path) -> dict:
+    try:
+        data = yaml.safe_load(Path(path).read_text())
+    except (OSError, yaml.YAMLError) as error:
+        raise ClaimsError(f"{path}: {error}") from None
+    schema = yaml.safe_load(SCHEMA.read_text())
+    errors = list(jsonschema.Draft202012Validator(schema).iter_errors(data))
+    if errors:
+        first = errors[0]
+        where = "/".join(str(p) for p in first.absolute_path) or "(top level)"
+        raise ClaimsError(f"{path}: {where}: {first.message}")
+    ids = [c["id"] for c in data["claims"]]
+    duplicates = sorted({i for i in ids if ids.count(i) > 1})
+    if duplicates:
+        raise ClaimsError(f"{path}: duplicate claim ids: {', '.join(duplicates)}")
+    for claim in data["claims"]:
+        try:
+            band(claim["reproduced_if"], claim.get("paper_value"))
+        except BandError as error:
+            raise ClaimsError(f"{path}: claim {claim['id']}: {error}") from None
+    return data
+
+
+def read_rows(table: Path, needed: list[str]) -> tuple[list[dict], bool]:
+    """The table's rows and whether it numbers repetitions; ClaimsError naming the file
+    and line for a table that cannot be read."""
+    try:
+        with open(table, newline="") as handle:
+            reader = csv.DictReader(handle)
+            columns = reader.fieldnames or []
+            missing = [c for c in needed if c not in columns]
+            if missing:
+                raise ClaimsError(f"{table}: no column {', '.join(missing)}")
+            rows = list(reader)
+    except (OSError, UnicodeDecodeError, csv.Error) as error:
+        raise ClaimsError(f"{table}: {error}") from None
+    for line, row in enumerate(rows, start=2):
+        if None in row or any(row[c] is None for c in needed):
+            raise ClaimsError(f"{table}:{line}: row has {len(row)} fields, header has more")
+    return rows, REPETITION in columns
+
+
+def number(table: Path, line: int, column: str, text: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        raise ClaimsError(f"{table}:{line}: {column} is {text!r}, not a number") from None
+
+
+def column_values(results: Path, measure: dict) -> dict[str | None, list[float]] | None:
+    """The selected column's numeric values per repetition (key None in a table without
+    repetitions); None when the table does not exist yet."""
+    table = results / measure["table"]
+    if not table.is_file():
+        return None
+    where = {k: str(v) for k, v in measure.get("where", {}).items()}
+    exclude = {k: str(v) for k, v in measure.get("exclude", {}).items()}
+    last, first, within = measure.get("last"), measure.get("first"), measure.get("within")
+    needed = [measure["column"], *where, *exclude, *[c for c in (last, first) if c]]
+    if within:
+        needed += ["path", within]
+    rows, repeated = read_rows(table, needed)
+    selected = [
+        (line, r)
+        for line, r in enumerate(rows, start=2)
+        if all(r[k] == v for k, v in where.items())
+        and not any(r[k] == v for k, v in exclude.items())
+        and (not within or r[within] in r["path"])
+    ]
+    by_rep: dict[str | None, list[tuple[int, dict]]] = defaultdict(list)
+    for line, row in selected:
+        by_rep[row[REPETITION] if repeated else None].append((line, row))
+    values = {}
+    for rep, rep_rows in by_rep.items():
+        for column, pick in ((last, max), (first, min)):
+            if column and rep_rows:
+                chosen = pick(number(table, n, column, r[column]) for n, r in rep_rows)
+                rep_rows = [(n, r) for n, r in rep_rows if float(r[column]) == chosen]
+        col = measure["column"]
+        values[rep] = [number(table, n, col, r[col]) for n, r in rep_rows if r[col] != "NA"]
+    return values
+
+
+def measure_outcome(results: Path, measure: dict) -> Outcome:
+    """The measure's statistic per repetition; a ratio pairs repetitions by number, and
+    a denominator from a table without repetitions divides every one."""
+    per_rep = column_values(results, measure)
+    if per_rep is None:
+        return Outcome({}, missing=measure["table"])
+    stat = STATISTICS[measure.get("stat", "mean")]
+    values = {rep: stat(v) for rep, v in per_rep.items() if v}
+    if "relative_to" not in measure or not values:
+        return Outcome(values)
+    base = measure_outcome(results, measure["relative_to"])
+    if base.missing or base.unreached:
+        return base
+    ratios, zero = {}, []
+    for rep, value in values.items():
+        denominator = base.values.get(rep, base.values.get(None))
+        if denominator is None:
+            continue
+        if denominator == 0:
+            zero.append(rep)
+        else:
+            ratios[rep] = value / denominator
+    if zero and not ratios:
+        column = measure["relative_to"]["column"]
+        return Outcome({}, unreached=f"{column} of {measure['relative_to']['table']} is 0")
+    return Outcome(ratios)
+
+
+def regime_unreached(results: Path, claim: dict) -> str:
+    """Why the regime the claim needs did not occur (e.g. no GC ran), or ''."""
+    regime = claim.get("regime")
+    if regime is None:
+        return ""
+    outcome = measure_outcome(results, regime["measure"])
+    if outcome.missing or outcome.unreached or not outcome.values:
+        return outcome.unreached or f"needs {regime['needs']}, not measured"
+    seen = statistics.median(outcome.values.values())
+    if band(regime["reached_if"], None).contains(seen):
+        return ""
+    return f"needs {regime['needs']}; measured {fmt(seen)}"
+
+
+def judge_claim(claim: dict, results: Path, platform: str) -> Verdict:
+    outcome = measure_outcome(results, claim["measure"])
+    if outcome.missing:
+        return Verdict(claim, None, NOT_MEASURED, f"needs {outcome.missing}")
+    if outcome.unreached:
+        return Verdict(claim, None, NOT_REACHED, outcome.unreached)
+    if not outcome.values:
+        return Verdict(claim, None, NOT_MEASURED, "no rows match the measure")
+    measurement = Measurement(tuple(outcome.values[k] for k in sorted(outcome.values, key=str)))
+    interval = measurement.interval(seed=claim["id"])
+    unreached = regime_unreached(results, claim)
+    if unreached:
+        return Verdict(claim, measurement, NOT_REACHED, unreached, interval)
+    if claim["basis"] == "calibrated":
+        note = "a number the model was fitted to: reported, not counted"
+        return Verdict(claim, measurement, CALIBRATED, note, interval)
+    if claim["basis"] in UNJUDGED_BASES[platform]:
+        note = f"{claim['basis']} on a {platform} platform: shown, not judged"
+        return Verdict(claim, measurement, NOT_JUDGED, note, interval)
+    accepted = band(claim["reproduced_if"], claim.get("paper_value"))
+    return Verdict(claim, measurement, judge(accepted, interval), "", interval)
+
+
+def check(claims: list[dict], results: Path, platform: str = "qemu") -> list[Verdict]:
+    return [judge_claim(claim, results, platform) for claim in claims]
+
+
+def fmt(value: float | None) -> str:
+    return "—" if value is None else f"{value:.4g}"
+
+
+def describe_band(accepted: Band) -> str:
+    if accepted.low == -accepted.high == -float("inf"):
+        return "any"
+    if accepted.low == -float("inf"):
+        return f"{'<' if accepted.high_open else '≤'} {fmt(accepted.high)}"
+    if accepted.high == float("inf"):
+        return f"{'>' if accepted.low_open else '≥'} {fmt(accepted.low)}"
+    return f"[{fmt(accepted.low)}, {fmt(accepted.high)}]"
+
+
+def claim_band(claim: dict) -> Band:
+    return band(claim["reproduced_if"], claim.get("paper_value"))
+
+
+def describe_measured(v: Verdict) -> str:
+    if v.measurement is None:
+        return "—"
+    low, high = v.interval
+    n = v.measurement.repetitions
+    spread = "" if low == high else f" [{fmt(low)}, {fmt(high)}]"
+    return f"{fmt(v.measured)}{spread} (n={n})"
+
+
+def summary_line(verdicts: list[Verdict]) -> str:
+    counts = [(name, sum(v.verdict == name for v in verdicts)) for name in VERDICTS]
+    listed = ", ".join(f"{n} {name}" for name, n in counts if n)
+    return f"{len(verdicts)} claims: {listed}."
+
+
+def basis_table(verdicts: list[Verdict]) -> list[str]:
+    bases = sorted({v.claim["basis"] for v in verdicts})
+    lines = [
+        "| basis | " + " | ".join(VERDICTS) + " |",
+        "| --- |" + " --- |" * len(VERDICTS),
+    ]
+    for basis in bases:
+        of_basis = [v.verdict for v in verdicts if v.claim["basis"] == basis]
+        counts = [of_basis.count(name) for name in VERDICTS]
+        lines.append(f"| {basis} | " + " | ".join(str(c) for c in counts) + " |")
+    return lines
+
+
+def markdown(verdicts: list[Verdict], title: str) -> str:
+    lines = [
+        f"# Claims: {title}",
+        "",
+        summary_line(verdicts),
+        "",
+        "Measured: the median over repetitions, its 95 % bootstrap interval, and n, the",
+        "number of repetitions. Reproduced: the interval lies inside the band; inconclusive:",
+        "it overlaps an edge; not reproduced: it lies outside.",
+        "",
+        *basis_table(verdicts),
+        "",
+        "| id | claim | source | figure | basis | paper | band | measured | verdict |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    for v in verdicts:
+        c = v.claim
+        verdict = v.verdict + (f": {v.note}" if v.note and v.verdict != REPRODUCED else "")
+        lines.append(
+            f"| {c['id']} | {c['claim']} | {c['source']} | {c['figure']} | {c['basis']} "
+            f"| {fmt(c.get('paper_value'))} | {describe_band(claim_band(c))} "
+            f"| {describe_measured(v)} | {verdict} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def failures(verdicts: list[Verdict]) -> list[str]:
+    """One line per verdict that is not `reproduced`, saying what was measured."""
+    lines = []
+    for v in verdicts:
+        if v.verdict == REPRODUCED:
+            continue
+        needs = describe_band(claim_band(v.claim))
+        seen = (
+            v.note if v.measurement is None else f"measured {describe_measured(v)}, needs {needs}"
+        )
+        lines.append(f"{v.claim['id']}: {v.verdict} ({seen})")
+    return lines
+
+
+def csv_rows(verdicts: list[Verdict]) -> list[dict]:
+    def na(value):
+        return "NA" if value is None else f"{value:.6g}"
+
+    rows = []
+    for v in verdicts:
+        accepted = claim_band(v.claim)
+        low, high = v.interval or (None, None)
+        rows.append(
+            {
+                "id": v.claim["id"],
+                "figure": v.claim["figure"],
+                "basis": v.claim["basis"],
+                "paper_value": na(v.claim.get("paper_value")),
+                "band_low": na(accepted.low),
+                "band_high": na(accepted.high),
+                "measured": na(v.measured),
+                "ci_low": na(low),
+                "ci_high": na(high),
+                "repetitions": 0 if v.measurement is None else v.measurement.repetitions,
+                "verdict": v.verdict,
+                "note": v.note,
+            }
+        )
+    return rows
+
+
+CSV_COLUMNS = (
+    "id",
+    "figure",
+    "basis",
+    "paper_value",
+    "band_low",
+    "band_high",
+    "measured",
+    "ci_low",
+    "ci_high",
+    "repetitions",
+    "verdict",
+    "note",
+)
+
+
+def selected_claims(path: Path, check_name: str | None) -> list[dict]:
+    if check_name is None:
+        return load_claims(path)
+    checks = load_checks(path)
+    if check_name not in checks:
+        known = ", ".join(sorted(checks)) or "none"
+        raise ClaimsError(f"{path}: no check {check_name!r} (checks: {known})")
+    return checks[check_name]
+
+
+def write_markdown(path: Path, text: str) -> None:
+    partial = path.with_name(path.name + ".partial")
+    partial.write_text(text)
+    partial.replace(path)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Check the papers' claims against a run.")
+    parser.add_argument("--claims", type=Path, default=REPO / "config" / "claims.yaml")
+    parser.add_argument("--results", type=Path, required=True)
+    parser.add_argument(
+        "--platform",
+        choices=sorted(UNJUDGED_BASES),
+        default="qemu",
+        help="the device profile's platform type: emulator wall time is not judged on qemu",
+    )
+    parser.add_argument("--markdown", type=Path, required=True)
+    parser.add_argument("--csv", type=Path, required=True)
+    parser.add_argument("--check", help="only this check's claims; fail unless all hold")
+    args = parser.parse_args(argv)
+    try:
+        verdicts = check(selected_claims(args.claims, args.check), args.results, args.platform)
+    except ClaimsError as error:
+        print(f"claims: {error}", file=sys.stderr)
+        return 1
+    write_table(args.csv, CSV_COLUMNS, csv_rows(verdicts))
+    title = str(args.results) + (f", check {args.check}" if args.check else "")
+    write_markdown(args.markdown, markdown(verdicts, title))
+    print(f"claims: {summary_line(verdicts)}", file=sys.stderr)
+    failed = failures(verdicts) if args.check else []
+    if failed:
+        lines = "\n  ".join(failed)
+        print(f"claims: check {args.check} does not hold:\n  {lines}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

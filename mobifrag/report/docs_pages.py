@@ -1,0 +1,345 @@
+"""The generated pages of docs/: the evaluator's appendix and the figures page.
+
+    python -m mobifrag.report.docs_pages --claims config/claims.yaml \
+        --registry paper-figures/registry.yaml --out docs/
+
+docs/appendix.md lists every claim of config/claims.yaml, grouped by paper: its figure,
+the commands that produce its tables and its figure, its basis, the band of measured
+values that reproduces it (with the `band:` text saying how the band derives from the
+paper's number), the regime it needs, its source in the paper and, where one was
+measured, the time its experiment took on 2 cores. docs/figures.md lists every figure of
+paper-figures/registry.yaml with its caption, its tables and the claims judged on it.
+Both pages are written from those two files only (`make docs`); tests/test_docs_pages.py
+fails when the committed pages differ from what this writes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import yaml
+
+from mobifrag.report.claims import ClaimsError, describe_band, load_checks, load_claims
+from mobifrag.report.verdict import band
+
+DEVICE = "emulator-emmc"
+SCALE = "quick"
+PAGES = ("appendix.md", "figures.md")
+
+# The papers, in the order the pages list them, by claim-id and figure-stem prefix.
+PAPERS = {
+    "tmc": (
+        "TMC: File Fragmentation in Mobile Devices",
+        "C. Ji, L.-P. Chang, S. S. Hahn, S. Lee, R. Pan, L. Shi, J. Kim and C. J. Xue, "
+        '"File Fragmentation in Mobile Devices: Measurement, Evaluation, and Treatment", '
+        "IEEE Transactions on Mobile Computing, 2019, doi:10.1109/TMC.2018.2869737",
+    ),
+    "janusd": (
+        "janusd: a decoupled defragmenter",
+        "S. S. Hahn, S. Lee, C. Ji, L.-P. Chang, I. Yee, L. Shi, C. J. Xue and J. Kim, "
+        '"Improving File System Performance of Mobile Storage Systems Using a Decoupled '
+        'Defragmenter", USENIX ATC 2017, pp. 759-771',
+    ),
+    "ars": (
+        "ARS: adaptive reserved space for F2FS",
+        "L. Yang, F. Wang, Z. Tan, D. Feng, J. Qian and S. Tu, "
+        '"ARS: Reducing F2FS Fragmentation for Smartphones using Decision Trees", '
+        "DATE 2020, doi:10.23919/DATE48585.2020.9116318",
+    ),
+    "ext4tune": (
+        "Ext4 tuning for Android",
+        'H.-J. Kim and J.-S. Kim, "Tuning the Ext4 Filesystem Performance for '
+        'Android-Based Smartphones", Frontiers in Computer Education, AISC 133, Springer, '
+        "2012, doi:10.1007/978-3-642-27552-4_98",
+    ),
+}
+OTHER = ("Other claims", "")
+
+# Time on 2 cores: the job-minutes of the experiments at the quick scale as measured
+# (docs/measurements.md), keyed by the result table a claim reads. Only measured numbers
+# are listed; a table without one gets no time. The ARS evaluation's tables come from
+# three jobs: which one, for a table they share, says the measure's `job`.
+ARS_EVAL_JOBS = {
+    "fragbench": "ARS fragmentation benchmark 11",
+    "apps": "ARS app traces 12",
+    "sqlite": "ARS SQLite 6",
+}
+TABLE_TIMES = {
+    "ars/eval/throughput.csv": ARS_EVAL_JOBS["fragbench"],
+    "ars/eval/extents.csv": ARS_EVAL_JOBS["fragbench"],
+    "ars/eval/freespace.csv": ARS_EVAL_JOBS["fragbench"],
+    "ars/eval/gc.csv": ARS_EVAL_JOBS["fragbench"],
+    "ars/eval/fragbench.csv": ARS_EVAL_JOBS["fragbench"],
+    "ars/eval/apps.csv": ARS_EVAL_JOBS["apps"],
+    "ars/eval/sqlite.csv": ARS_EVAL_JOBS["sqlite"],
+    "ars/motivation.csv": "ARS Figs. 1-2 6",
+    "ars/blocksize.csv": "ARS Figs. 1-2 6",
+    "autoage/": "AutoAge 4",
+    "capacity/": "capacity 2",
+    "concurrent-appenders/": "concurrent appenders 1.0",
+    "dispersed/": "dispersed I/O 1.4",
+    "ext4tune/": "ext4 tuning 8",
+    "filldelete/": "fill/delete 16",
+    "janusd/recurring/": "janusd recurring defragmentation 4",
+    "scan/": "scan 2",
+    "treat/journal/": "persistent journal 2",
+    "treat/prealloc/": "preallocation appenders 3",
+    "treat/sqlite-prealloc/": "SQLite preallocation scenarios 4",
+    "user-latency/": "user latency 2.5",
+}
+SHARED_TABLES = {"ars/eval/create.csv": ARS_EVAL_JOBS}
+TIMES_NOTE = (
+    "Time on 2 cores: job-minutes of the experiment that makes the claim's tables at the "
+    "quick scale, from the fresh-clone run of 2026-11-23 (fill/delete and concurrent "
+    "appenders from the aging set of 2026-11-25), two jobs at a time on 2 cores, so "
+    "roughly half of it passes on the clock; the kernel build (5 job-minutes) comes "
+    "first, once. Measured before the stage split and the repetitions (concurrent "
+    "appenders now run 3 times at the quick scale); docs/measurements.md has the logs. "
+    "A claim without a time reads a table whose experiment was not timed on its own."
+)
+CHECK_TIMES = {
+    "aging": "8-10 min (15 job-minutes, AutoAge 5 of them; 2026-11-24); 5.2 min after "
+    "the fill/delete runs (2026-11-25)",
+    "treatments": "5-6 min (9 job-minutes: 30 appender runs, 4 journal modes, 6 "
+    "defragmentations; 2026-11-24)",
+}
+
+HEADER = (
+    "<!-- Generated by `python -m mobifrag.report.docs_pages` (`make docs`) from {sources}; "
+    "edit those, not this page. -->"
+)
+
+
+def paper_of(name: str) -> str:
+    prefix = name.split("-", 1)[0]
+    return prefix if prefix in PAPERS else ""
+
+
+def paper_title(key: str) -> tuple[str, str]:
+    return PAPERS.get(key, OTHER)
+
+
+def measures(claim: dict) -> list[dict]:
+    """Every measure a claim reads: its own and what it divides by, then its regime's."""
+    found = []
+    roots = [claim["measure"]] + ([claim["regime"]["measure"]] if "regime" in claim else [])
+    for measure in roots:
+        while measure is not None:
+            found.append(measure)
+            measure = measure.get("relative_to")
+    return found
+
+
+def tables(claim: dict) -> list[str]:
+    seen: list[str] = []
+    for measure in measures(claim):
+        if measure["table"] not in seen:
+            seen.append(measure["table"])
+    return seen
+
+
+def time_of(measure: dict) -> str:
+    table = measure["table"]
+    if table in SHARED_TABLES:
+        job = str(measure.get("where", {}).get("job", ""))
+        return SHARED_TABLES[table].get(job, "")
+    keys = [k for k in TABLE_TIMES if table == k or (k.endswith("/") and table.startswith(k))]
+    return TABLE_TIMES[max(keys, key=len)] if keys else ""
+
+
+def times(claim: dict) -> str:
+    found: list[str] = []
+    for measure in measures(claim):
+        text = time_of(measure)
+        if text and text not in found:
+            found.append(text)
+    return "; ".join(f"{t} job-min" for t in found)
+
+
+def flow(mapping: dict) -> str:
+    return yaml.safe_dump(mapping, default_flow_style=True, width=1000).strip()
+
+
+def describe(claim: dict) -> str:
+    """The band a claim's rule accepts, with the rule and the paper's value."""
+    accepted = describe_band(band(claim["reproduced_if"], claim.get("paper_value")))
+    paper = claim.get("paper_value")
+    paper_text = "" if paper is None else f"; paper {paper:g}"
+    return f"{accepted} (`{flow(claim['reproduced_if'])}`{paper_text})"
+
+
+def cell(text: str) -> str:
+    return " ".join(str(text).split()).replace("|", "\\|")
+
+
+def table_command(table: str) -> str:
+    return f"snakemake results/{DEVICE}/{SCALE}/{table}"
+
+
+def figure_command(stem: str) -> str:
+    return f"snakemake paper-figures/{DEVICE}/{SCALE}/{stem}.pdf"
+
+
+def grouped(items, name):
+    """Items grouped by paper, in PAPERS order, 'other' last."""
+    order = [*PAPERS, ""]
+    groups: dict[str, list] = {key: [] for key in order}
+    for item in items:
+        groups[paper_of(name(item))].append(item)
+    return [(key, groups[key]) for key in order if groups[key]]
+
+
+def appendix(claims: list[dict], checks: dict[str, list[dict]], sources: str) -> str:
+    lines = [
+        HEADER.format(sources=sources),
+        "",
+        "# Evaluator's appendix: every claim, its command, its band",
+        "",
+        f"{len(claims)} claims from `config/claims.yaml`, grouped by paper. For each: the "
+        "figure it belongs to, the commands that make its tables and its figure (device "
+        f"`{DEVICE}`, scale `{SCALE}`, the defaults; swap either in the path, and run "
+        "`snakemake` from `.venv/bin` or with it on `PATH`), the basis of its measured "
+        "value, the band of measured values that reproduces it, how that band derives "
+        "from the paper's number, and where in the paper the claim comes from. "
+        "docs/methods.md says how a verdict is reached from the band; a run's "
+        f"`results/{DEVICE}/{SCALE}/claims.md` gives the verdicts.",
+        "",
+        TIMES_NOTE,
+        "",
+    ]
+    if checks:
+        lines += [
+            "## Checks that must hold",
+            "",
+            "`make check CHECK=<name>` runs only what a check's claims read and fails "
+            "unless every one of them is reproduced.",
+            "",
+            "| check | claims | command | time on 2 cores |",
+            "| --- | --- | --- | --- |",
+        ]
+        for name, members in checks.items():
+            ids = ", ".join(f"[{c['id']}](#{c['id']})" for c in members)
+            when = cell(CHECK_TIMES.get(name, ""))
+            lines.append(f"| `{name}` | {ids} | `make check CHECK={name}` | {when} |")
+        lines.append("")
+    for key, members in grouped(claims, lambda c: c["id"]):
+        title, reference = paper_title(key)
+        lines += [f"## {title}", ""]
+        if reference:
+            lines += [reference, ""]
+        lines += [
+            "| claim | figure | basis | band | time on 2 cores |",
+            "| --- | --- | --- | --- | --- |",
+        ]
+        for c in members:
+            lines.append(
+                f"| [{c['id']}](#{c['id']}) | [{c['figure']}](figures.md#{c['figure']}) "
+                f"| {c['basis']} | {cell(describe(c))} | {cell(times(c))} |"
+            )
+        lines.append("")
+        for c in members:
+            lines += claim_block(c)
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def claim_block(c: dict) -> list[str]:
+    lines = [f"### {c['id']}", "", cell(c["claim"]), ""]
+    lines.append(
+        f"- figure: [`{c['figure']}`](figures.md#{c['figure']}): `{figure_command(c['figure'])}`"
+    )
+    for table in tables(c):
+        lines.append(f"- table `{table}`: `{table_command(table)}`")
+    lines.append(f"- basis: {c['basis']}")
+    lines.append(f"- band: {describe(c)}")
+    if "band" in c:
+        lines.append(f"- how the band derives: {cell(c['band'])}")
+    if "regime" in c:
+        needs = cell(c["regime"]["needs"])
+        lines.append(
+            f"- regime: needs {needs}; where it did not occur the verdict is *not reached*"
+        )
+    lines.append(f"- source: {cell(c['source'])}")
+    spent = times(c)
+    if spent:
+        lines.append(f"- time on 2 cores (quick): {spent}")
+    lines.append("")
+    return lines
+
+
+def figures_page(registry: dict, claims: list[dict], sources: str) -> str:
+    by_figure: dict[str, list[str]] = {}
+    for c in claims:
+        by_figure.setdefault(c["figure"], []).append(c["id"])
+    lines = [
+        HEADER.format(sources=sources),
+        "",
+        "# Figures",
+        "",
+        f"{len(registry)} figures from `paper-figures/registry.yaml`, grouped by paper. "
+        "Each is drawn by `paper-figures/<stem>.R` from the result tables listed under "
+        f"`results/<device>/<scale>/` and lands in `paper-figures/<device>/<scale>/<stem>.pdf` "
+        "and `.png`; `snakemake all` renders them all. The commands name the default "
+        f"device `{DEVICE}` and scale `{SCALE}`. docs/experiments.md says which experiment "
+        "makes each table.",
+        "",
+    ]
+    for key, stems in grouped(sorted(registry), lambda s: s):
+        lines += [f"## {paper_title(key)[0]}", ""]
+        for stem in stems:
+            entry = registry[stem]
+            lines += [f"### {stem}", "", cell(entry.get("caption", "")), ""]
+            lines.append(f"- render: `{figure_command(stem)}`")
+            for table in entry.get("tables", []):
+                lines.append(f"- table `{table}`: `{table_command(table)}`")
+            judged = by_figure.get(stem, [])
+            if judged:
+                links = ", ".join(f"[{i}](appendix.md#{i})" for i in judged)
+                lines.append(f"- claims: {links}")
+            lines.append("")
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def pages(claims_path: Path, registry_path: Path) -> dict[str, str]:
+    """Page name → its text."""
+    claims = load_claims(claims_path)
+    checks = load_checks(claims_path)
+    registry = yaml.safe_load(Path(registry_path).read_text()) or {}
+    sources = "`config/claims.yaml` and `paper-figures/registry.yaml`"
+    return {
+        "appendix.md": appendix(claims, checks, sources),
+        "figures.md": figures_page(registry, claims, sources),
+    }
+
+
+def write_pages(claims_path: Path, registry_path: Path, out: Path) -> list[Path]:
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, text in pages(claims_path, registry_path).items():
+        path = out / name
+        partial = path.with_name(path.name + ".partial")
+        partial.write_text(text)
+        partial.replace(path)
+        written.append(path)
+    return written
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Write docs/appendix.md and docs/figures.md.")
+    parser.add_argument("--claims", type=Path, default=Path("config/claims.yaml"))
+    parser.add_argument("--registry", type=Path, default=Path("paper-figures/registry.yaml"))
+    parser.add_argument("--out", type=Path, default=Path("docs"))
+    args = parser.parse_args(argv)
+    try:
+        written = write_pages(args.claims, args.registry, args.out)
+    except (ClaimsError, OSError, yaml.YAMLError) as error:
+        print(f"docs_pages: {error}", file=sys.stderr)
+        return 1
+    for path in written:
+        print(f"docs_pages: wrote {path}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

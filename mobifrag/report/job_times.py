@@ -1,0 +1,156 @@
+"""Where a study's time went, rule by rule, from its jobs' Snakemake benchmark files.
+
+    python -m mobifrag.report.job_times <scale> [--device DEVICE] [--platform KEY]
+
+Every guest rule and every rule running a device model (ftl-sim, FlashSim) declares a
+`benchmark:` file: Snakemake's TSV of the job's wall time (`s`, `h:m:s`), peak memory
+(`max_rss`, MB) and I/O, in benchmarks/ of the stage folder that holds the rule's log
+(results/platform/<key>/<scale>/ for the platform's runs, results/<device>/<scale>/ for
+the device model). Each file is named after its rule, `<rule>-<wildcards>.tsv` or
+`<rule>.tsv`, so a file's rule is the leading word of its name (the extended format's
+`rule_name` column, where present, wins). Prints one row per rule (jobs, job-minutes,
+the longest job's minutes, the peak resident MB, the longest job's benchmark file),
+longest total first, and the job-minutes of all of them. A job rerun overwrites its
+file, so the table counts each job's last run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import re
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+BENCHMARKS = "benchmarks"
+# A rule's name is a Python identifier; the file name goes on with "-" or ".".
+RULE = re.compile(r"\w+")
+
+
+class BenchmarkError(ValueError):
+    """A benchmark file that is not a Snakemake benchmark TSV."""
+
+
+@dataclass
+class Job:
+    rule: str
+    path: Path
+    seconds: float
+    max_rss_mb: float | None = None
+
+
+def rule_of(relative: str) -> str:
+    """The rule of a benchmark file named `<rule>-<wildcards>.tsv`, given its path below
+    the benchmarks folder (a wildcard holding "/" puts it in a subfolder)."""
+    match = RULE.match(relative)
+    if not match:
+        raise BenchmarkError(f"{relative}: a benchmark file's name starts with its rule")
+    return match.group(0)
+
+
+def number(value: str | None) -> float | None:
+    """A benchmark value; Snakemake writes "-" or "NA" where it measured nothing."""
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def read_job(path: Path, folder: Path) -> Job:
+    """One job's benchmark file; several rows (a rule's `repeat`) add up."""
+    with open(path, encoding="utf-8", newline="") as handle:
+        reader = csv.DictReader(handle, delimiter="\t")
+        rows = list(reader)
+    if "s" not in (reader.fieldnames or []):
+        raise BenchmarkError(f"{path}: no `s` column (not a Snakemake benchmark file?)")
+    if not rows:
+        raise BenchmarkError(f"{path}: no job's row below the header")
+    seconds = [number(row["s"]) for row in rows]
+    if None in seconds:
+        raise BenchmarkError(f"{path}: `s` is not a number in every row")
+    rss = [value for row in rows if (value := number(row.get("max_rss"))) is not None]
+    # Snakemake 9 writes the extended format's rule name as a tuple: ('scan_run',).
+    named = RULE.search(rows[0].get("rule_name") or "")
+    rule = named.group(0) if named else rule_of(path.relative_to(folder).as_posix())
+    return Job(rule, path, sum(seconds), max(rss, default=None))
+
+
+def stage_folders(
+    results: Path, scale: str, device: str | None = None, platform: str | None = None
+) -> list[Path]:
+    """The benchmarks folders of a scale: every platform's runs and every device's
+    model stage (one of each with `device` or `platform`), then the workloads'."""
+    platforms = sorted((results / "platform").glob(f"{platform or '*'}/{scale}"))
+    devices = sorted(
+        folder
+        for folder in results.glob(f"{device or '*'}/{scale}")
+        if folder.parent.name not in ("platform", "workloads")
+    )
+    return [
+        folder / BENCHMARKS
+        for folder in [*platforms, *devices, results / "workloads" / scale]
+        if (folder / BENCHMARKS).is_dir()
+    ]
+
+
+def collect(folders: list[Path]) -> list[Job]:
+    return [read_job(path, folder) for folder in folders for path in sorted(folder.rglob("*.tsv"))]
+
+
+def rule_rows(jobs: list[Job]) -> list[tuple[str, int, float, float, float | None, str]]:
+    """(rule, jobs, job-minutes, longest job's minutes, peak max_rss MB, longest job's
+    file) per rule, most job-minutes first."""
+    rows = []
+    for rule in sorted({job.rule for job in jobs}):
+        mine = [job for job in jobs if job.rule == rule]
+        longest = max(mine, key=lambda job: job.seconds)
+        rss = [job.max_rss_mb for job in mine if job.max_rss_mb is not None]
+        rows.append(
+            (
+                rule,
+                len(mine),
+                sum(job.seconds for job in mine) / 60,
+                longest.seconds / 60,
+                max(rss, default=None),
+                str(longest.path),
+            )
+        )
+    return sorted(rows, key=lambda row: (-row[2], row[0]))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("scale", help="the scale whose jobs to sum (test, quick, paper)")
+    parser.add_argument("--device", help="only this device's model stage")
+    parser.add_argument("--platform", help="only this platform key's runs")
+    parser.add_argument("--results", type=Path, default=Path("results"))
+    args = parser.parse_args(argv)
+    if args.scale.endswith(".log") or Path(args.scale).is_file():
+        print(
+            f"job_times: {args.scale} is not a scale: the table comes from the jobs' "
+            "benchmark files, not a run log: python -m mobifrag.report.job_times <scale>",
+            file=sys.stderr,
+        )
+        return 2
+    folders = stage_folders(args.results, args.scale, args.device, args.platform)
+    try:
+        jobs = collect(folders)
+    except (OSError, BenchmarkError) as error:
+        print(f"job_times: {error}", file=sys.stderr)
+        return 1
+    if not jobs:
+        where = f"{args.results}/platform/*/{args.scale} or {args.results}/*/{args.scale}"
+        print(f"job_times: no benchmark files in {BENCHMARKS}/ of {where}", file=sys.stderr)
+        return 1
+    print("rule\tjobs\tjob_min\tlongest_min\tmax_rss_mb\tlongest_job")
+    for rule, count, total, longest, rss, path in rule_rows(jobs):
+        peak = "-" if rss is None else f"{rss:.0f}"
+        print(f"{rule}\t{count}\t{total:.1f}\t{longest:.1f}\t{peak}\t{path}")
+    total = sum(job.seconds for job in jobs) / 60
+    print(f"# all {len(jobs)} jobs of {len(folders)} stage folders: {total:.1f} job-min")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

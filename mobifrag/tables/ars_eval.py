@@ -1,0 +1,488 @@
+"""Tables of the ARS evaluation (ARS §V, Figs. 4–7; rules/ars_eval.smk).
+
+    python -m mobifrag.tables.ars_eval KIND --run scheme=ars RUN ... --out TABLE.csv \
+        [--device devices/D.yaml --ftl-sim ftl-sim/target/release/ftl-sim]
+
+RUN is the output folder of one scheme's job; KIND says which table:
+
+- throughput (Fig. 4; jobs/ars-fragbench.sh): sequential and random reads and writes of
+  the reserved files at Low and High, and the ratio to F2FS at Low.
+- extents (Fig. 4): fragments and extents of the reserved files at Low and High.
+- freespace (Fig. 5): free-space fragments per level (`--bounds-kib`) after aging to
+  High and after the High measurements, and their share of the phase's fragments.
+- gc (Fig. 5): F2FS's GC counters, the disk's I/Os and the ARS counters before and
+  after the High measurements.
+- fragbench (§V.A): where the fragmentation benchmark left the file system.
+- sqlite (Fig. 6; jobs/ars-sqlite.sh): transactions per second of each SQLite trace.
+- apps (Fig. 7; jobs/ars-apps.sh): running time of each app trace per state, and its
+  ratio to F2FS's in the same state.
+- create (§V.D; every job's create.tsv): mean time to create a reserved file.
+
+The four tables of speed (throughput, sqlite, apps, create) are judged on the device
+model: the job traced each measured phase (blktrace/<phase>/: a fio run, an SQLite
+trace, an app's replay, the creation of the reserved files), and each trace is replayed
+through ftl-sim (`--ftl-sim`) on the device profile (`--device`) closed loop at the
+workload's own queue depth (one request in flight per thread), so the emulator's pacing
+does not leak into the model. Their columns: the phase's block requests, bytes read and
+written, flushes, `device_ms` and `modeled_ms` (device time + the profile's host
+overhead per request), the modeled metric (`modeled_mib_s`: the bytes fio moved over
+the modeled time; `modeled_tps`; `modeled_seconds`; `modeled_mean_us`: the modeled time
+of the creation phases over the files created) and its ratio to F2FS
+(`modeled_relative`); then the emulator's wall-time metric with the prefix `wall_`
+(what the guest measured: fio's bandwidth, the agent's seconds, the per-file creation
+time), a secondary series that says nothing about a phone.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import statistics
+import sys
+from pathlib import Path
+
+from mobifrag.measure import f2fs_state
+from mobifrag.measure.snapshot import SnapshotError, read_snapshot
+from mobifrag.model import ftl
+from mobifrag.tables.fragments import dof_rows, parse_label
+from mobifrag.workflow.atomic import write_table
+
+MIB = 1024 * 1024
+FIO_WORKLOADS = {
+    "read": ("seq-read", "read"),
+    "write": ("seq-write", "write"),
+    "randread": ("rand-read", "read"),
+    "randwrite": ("rand-write", "write"),
+}
+STATES = ("low", "high")
+PHASES = ("aged", "measured")
+BASELINE = "f2fs"
+
+
+def read_json(path: Path) -> dict:
+    try:
+        return json.loads(Path(path).read_text())
+    except json.JSONDecodeError as error:
+        raise ValueError(f"{path}: not JSON ({error})") from None
+
+
+def fio_json(path: Path) -> dict:
+    """A fio --output-format=json file; fio writes its notices (such as `fio: cache
+    invalidation of FILE failed` on a kernel without fadvise, where the job drops the
+    page cache itself) into the same file before the JSON."""
+    text = Path(path).read_text()
+    start = text.find("\n{") + 1 if not text.startswith("{") else 0
+    try:
+        return json.loads(text[start:])
+    except json.JSONDecodeError as error:
+        raise ValueError(f"{path}: no fio JSON ({error})") from None
+
+
+def fio_job(path: Path, direction: str) -> dict:
+    """The `direction` (read or write) part of the one job of a fio JSON output."""
+    jobs = fio_json(path).get("jobs", [])
+    if len(jobs) != 1:
+        raise ValueError(f"{path}: expected one fio job, found {len(jobs)}")
+    if jobs[0].get("error"):
+        raise ValueError(f"{path}: fio reported error {jobs[0]['error']}")
+    done = jobs[0][direction]
+    if done["bw_bytes"] <= 0 or done.get("io_bytes", 1) <= 0:
+        raise ValueError(f"{path}: no {direction} bandwidth")
+    return done
+
+
+def fio_mib_s(path: Path, direction: str) -> float:
+    """Bandwidth of the one job of a fio JSON output, in MiB/s."""
+    return fio_job(path, direction)["bw_bytes"] / MIB
+
+
+class Model:
+    """The device model a phase's block trace is replayed on (ftl-sim + profile)."""
+
+    def __init__(self, ftl_sim: Path, device: Path):
+        self.ftl_sim, self.device = ftl_sim, device
+
+    def phase(self, trace: Path, queue_depth: int = 1) -> dict:
+        """ftl-sim's summary of one phase; a phase that asked nothing of the disk has no
+        modeled time to judge, so it is refused by name."""
+        summary = ftl.replay_phase(self.ftl_sim, self.device, trace, queue_depth)
+        if ftl.modeled_seconds(summary) <= 0:
+            raise ValueError(f"{trace}: no block requests: the phase never reached the disk")
+        return summary
+
+
+COUNTS = ("requests", "read_bytes", "write_bytes", "flushes")
+MODELED = (*COUNTS, "device_ms", "modeled_ms")
+
+
+def modeled_columns(summaries: list[dict]) -> dict[str, str]:
+    """ftl.phase_columns of one phase, or of several phases added up."""
+    columns = [ftl.phase_columns(s) for s in summaries]
+    added = {name: str(sum(int(c[name]) for c in columns)) for name in COUNTS}
+    return {
+        **added,
+        "device_ms": f"{sum(s['time']['device_busy_us'] for s in summaries) / 1e3:.6g}",
+        "modeled_ms": f"{sum(ftl.modeled_seconds(s) for s in summaries) * 1e3:.6g}",
+    }
+
+
+def ratios(rows: list[dict], value: str, key, column: str = "relative") -> list[dict]:
+    """Each row's value over that of the F2FS row with the same key(row)."""
+    base = {key(r): float(r[value]) for r in rows if r["scheme"] == BASELINE}
+    for row in rows:
+        reference = base.get(key(row))
+        row[column] = "NA" if not reference else f"{float(row[value]) / reference:.6g}"
+    return rows
+
+
+def throughput_rows(label: dict, run: Path, model: Model) -> list[dict]:
+    """Each fio run: the bytes it moved over its modeled time (one job of synchronous
+    I/O: queue depth 1), and fio's own bandwidth in the emulator."""
+    rows = []
+    for state in STATES:
+        for rw, (name, direction) in FIO_WORKLOADS.items():
+            done = fio_job(run / "fio" / f"{state}-{rw}.json", direction)
+            summary = model.phase(run / "blktrace" / f"{state}-{rw}")
+            moved = done["io_bytes"]
+            rows.append(
+                {
+                    **label,
+                    "state": state,
+                    "workload": name,
+                    "workload_bytes": moved,
+                    **modeled_columns([summary]),
+                    "modeled_mib_s": f"{moved / MIB / ftl.modeled_seconds(summary):.6g}",
+                    "wall_mib_s": f"{done['bw_bytes'] / MIB:.6g}",
+                }
+            )
+    return rows
+
+
+def extents_rows(label: dict, run: Path) -> list[dict]:
+    rows = []
+    for state in STATES:
+        files = dof_rows(read_snapshot(run / "snapshot" / state))
+        if not files:
+            raise ValueError(f"{run}/snapshot/{state}: no reserved files")
+        extents = [int(f["extents"]) for f in files]
+        rows.append(
+            {
+                **label,
+                "state": state,
+                "files": len(files),
+                "fragments": sum(int(f["fragments"]) for f in files),
+                "extents": sum(extents),
+                "extents_mean": f"{statistics.mean(extents):.6g}",
+                "extents_max": max(extents),
+            }
+        )
+    return rows
+
+
+def freespace_rows(label: dict, run: Path, bounds: list[int]) -> list[dict]:
+    rows = []
+    for phase in PHASES:
+        text = (run / "state" / phase / "segment_bits.txt").read_text()
+        counts = f2fs_state.level_counts(
+            f2fs_state.free_runs(f2fs_state.segment_bitmaps(text)), bounds
+        )
+        total = sum(counts.values())
+        rows += [
+            {
+                **label,
+                "phase": phase,
+                "level": level,
+                "fragments": n,
+                "share": f"{n / total:.6g}" if total else "0",
+            }
+            for level, n in counts.items()
+        ]
+    return rows
+
+
+def counters(folder: Path) -> dict[str, int]:
+    values = f2fs_state.status_counters((folder / "status.txt").read_text())
+    values.update(f2fs_state.disk_ios((folder / "diskstat.txt").read_text()))
+    values.update(f2fs_state.ars_counters((folder / "ars.txt").read_text()))
+    return values
+
+
+def gc_rows(label: dict, run: Path) -> list[dict]:
+    before, after = (counters(run / "state" / phase) for phase in PHASES)
+    return [
+        {
+            **label,
+            "counter": name,
+            "aged": before[name],
+            "measured": after[name],
+            "delta": after[name] - before[name],
+        }
+        for name in before
+    ]
+
+
+def fragbench_rows(label: dict, run: Path) -> list[dict]:
+    rows = []
+    for path in sorted(run.glob("fragbench-*.json")):
+        summary = read_json(path)
+        rows.append(
+            {
+                **label,
+                "state": path.stem.removeprefix("fragbench-"),
+                **{k: summary[k] for k in ("rounds", "created", "live", "used_percent")},
+            }
+        )
+    if not rows:
+        raise ValueError(f"{run}: no fragbench-*.json")
+    return rows
+
+
+def replay_threads(replay: dict) -> int:
+    """The agent's replay threads: the queue depth its phase is modeled at."""
+    return max(1, int(replay.get("threads", 1)))
+
+
+def sqlite_rows(label: dict, run: Path, model: Model) -> list[dict]:
+    rows = []
+    for path in sorted((run / "replay").glob("*.json")):
+        replay = read_json(path)
+        done = replay["ops"]["sql"] - replay["errors"]["sql"]
+        if replay["seconds"] <= 0 or done <= 0:
+            raise ValueError(f"{path}: no completed transactions")
+        depth = replay_threads(replay)
+        summary = model.phase(run / "blktrace" / f"sqlite-{path.stem}", depth)
+        rows.append(
+            {
+                **label,
+                "kind": path.stem.split("-")[-1],
+                "transactions": done,
+                "errors": replay["errors"]["sql"],
+                "queue_depth": depth,
+                **modeled_columns([summary]),
+                "modeled_tps": f"{done / ftl.modeled_seconds(summary):.6g}",
+                "wall_seconds": replay["seconds"],
+                "wall_tps": f"{done / replay['seconds']:.6g}",
+            }
+        )
+    if not rows:
+        raise ValueError(f"{run}/replay: no SQLite replays")
+    return rows
+
+
+def apps_rows(label: dict, run: Path, model: Model) -> list[dict]:
+    rows = []
+    for path in sorted((run / "replay").glob("*.json")):
+        state, _, app = path.stem.partition("-")
+        replay = read_json(path)
+        marked = read_json(run / f"marked-{path.stem}.json")
+        depth = replay_threads(replay)
+        summary = model.phase(run / "blktrace" / path.stem, depth)
+        rows.append(
+            {
+                **label,
+                "state": state,
+                "app": app,
+                "queue_depth": depth,
+                **modeled_columns([summary]),
+                "modeled_seconds": f"{ftl.modeled_seconds(summary):.6g}",
+                "wall_seconds": replay["seconds"],
+                "ops": sum(replay["ops"].values()),
+                "errors": sum(replay["errors"].values()),
+                "reserved_listed": marked["listed"],
+                "reserved_marked": marked["marked"],
+                # Re-marks of listed files the trace created again (agent --mark-list).
+                "marks_set": replay["marks_set"],
+                "mark_errors": replay["mark_errors"],
+            }
+        )
+    if not rows:
+        raise ValueError(f"{run}/replay: no app replays")
+    return rows
+
+
+def create_phases(run: Path, workload: str) -> list[Path]:
+    """The traced creation phases of a workload: blktrace/create-<workload>[-...]/."""
+    folder = run / "blktrace"
+    phases = [folder / f"create-{workload}"] if (folder / f"create-{workload}").is_dir() else []
+    phases += sorted(folder.glob(f"create-{workload}-*")) if folder.is_dir() else []
+    if not phases:
+        raise ValueError(f"{folder}: no create-{workload} trace: the job did not trace it")
+    return phases
+
+
+def create_rows(label: dict, run: Path, model: Model) -> list[dict]:
+    """Per workload: its files' creation (one open, setxattr and fsync each) on the
+    device model — the modeled time of its creation phases over the files created — and
+    the mean and median wall time per file the guest measured."""
+    times: dict[str, list[int]] = {}
+    with open(run / "create.tsv", newline="") as handle:
+        for line, row in enumerate(csv.reader(handle, delimiter="\t"), start=1):
+            if len(row) != 3 or not row[2].isdigit():
+                raise ValueError(f"{run}/create.tsv:{line}: expected workload, path, ns")
+            times.setdefault(row[0], []).append(int(row[2]))
+    rows = []
+    for w, ns in times.items():
+        summaries = [model.phase(trace) for trace in create_phases(run, w)]
+        modeled_us = sum(ftl.modeled_seconds(s) for s in summaries) * 1e6
+        rows.append(
+            {
+                **label,
+                "workload": w,
+                "files": len(ns),
+                **modeled_columns(summaries),
+                "modeled_mean_us": f"{modeled_us / len(ns):.6g}",
+                "wall_mean_us": f"{statistics.mean(ns) / 1e3:.6g}",
+                "wall_median_us": f"{statistics.median(ns) / 1e3:.6g}",
+            }
+        )
+    return rows
+
+
+COLUMNS = {
+    "throughput": (
+        "state",
+        "workload",
+        "workload_bytes",
+        *MODELED,
+        "modeled_mib_s",
+        "modeled_relative",
+        "wall_mib_s",
+        "wall_relative",
+    ),
+    "extents": ("state", "files", "fragments", "extents", "extents_mean", "extents_max"),
+    "freespace": ("phase", "level", "fragments", "share"),
+    "gc": ("counter", "aged", "measured", "delta"),
+    "fragbench": ("state", "rounds", "created", "live", "used_percent"),
+    "sqlite": (
+        "kind",
+        "transactions",
+        "errors",
+        "queue_depth",
+        *MODELED,
+        "modeled_tps",
+        "modeled_relative",
+        "wall_seconds",
+        "wall_tps",
+        "wall_relative",
+    ),
+    "apps": (
+        "state",
+        "app",
+        "queue_depth",
+        *MODELED,
+        "modeled_seconds",
+        "modeled_relative",
+        "wall_seconds",
+        "wall_relative",
+        "ops",
+        "errors",
+        "reserved_listed",
+        "reserved_marked",
+        "marks_set",
+        "mark_errors",
+    ),
+    "create": (
+        "workload",
+        "files",
+        *MODELED,
+        "modeled_mean_us",
+        "modeled_relative",
+        "wall_mean_us",
+        "wall_median_us",
+        "wall_relative",
+    ),
+}
+# The tables judged on the device model: they need --device and --ftl-sim.
+MODELED_KINDS = ("throughput", "sqlite", "apps", "create")
+
+
+def table(
+    kind: str, runs: list[tuple[dict, Path]], bounds: list[int], model: Model | None = None
+) -> list[dict]:
+    readers = {
+        "throughput": lambda label, run: throughput_rows(label, run, model),
+        "extents": extents_rows,
+        "gc": gc_rows,
+        "fragbench": fragbench_rows,
+        "sqlite": lambda label, run: sqlite_rows(label, run, model),
+        "apps": lambda label, run: apps_rows(label, run, model),
+        "create": lambda label, run: create_rows(label, run, model),
+        "freespace": lambda label, run: freespace_rows(label, run, bounds),
+    }
+    rows = [row for label, run in runs for row in readers[kind](label, run)]
+    if kind == "throughput":
+        for series in ("modeled", "wall"):
+            relative_to_low(rows, f"{series}_mib_s", f"{series}_relative")
+    elif kind == "sqlite":
+        for series in ("modeled", "wall"):
+            ratios(rows, f"{series}_tps", lambda r: r["kind"], f"{series}_relative")
+    elif kind == "apps":
+        for series in ("modeled", "wall"):
+            ratios(
+                rows, f"{series}_seconds", lambda r: (r["state"], r["app"]), f"{series}_relative"
+            )
+    elif kind == "create":
+        for series in ("modeled", "wall"):
+            ratios(rows, f"{series}_mean_us", lambda r: r["workload"], f"{series}_relative")
+    return rows
+
+
+def relative_to_low(rows: list[dict], value: str, column: str) -> list[dict]:
+    """Fig. 4's normalization: every row over F2FS at Low for the same workload."""
+    base = {
+        r["workload"]: float(r[value])
+        for r in rows
+        if r["scheme"] == BASELINE and r["state"] == "low"
+    }
+    for row in rows:
+        reference = base.get(row["workload"])
+        row[column] = "NA" if not reference else f"{float(row[value]) / reference:.6g}"
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("kind", choices=sorted(COLUMNS))
+    parser.add_argument("--run", nargs=2, action="append", metavar=("LABEL", "RUN"))
+    parser.add_argument(
+        "--bounds-kib", type=int, nargs="+", help="free-space level bounds (freespace only)"
+    )
+    parser.add_argument(
+        "--device", "--device-profile", dest="device", type=Path,
+        help="device profile whose model the phases are replayed on (modeled tables)",
+    )  # fmt: skip
+    parser.add_argument("--ftl-sim", type=Path, help="the ftl-sim binary (modeled tables)")
+    parser.add_argument("--out", required=True, type=Path)
+    args = parser.parse_args(argv)
+    if not args.run:
+        parser.error("at least one --run LABEL RUN is required")
+    if args.kind == "freespace" and not args.bounds_kib:
+        parser.error("freespace needs --bounds-kib (config ars_eval.free_space_kib)")
+    if args.kind in MODELED_KINDS and not (args.device and args.ftl_sim):
+        parser.error(f"{args.kind} is judged on the device model: it needs --device and --ftl-sim")
+    model = Model(args.ftl_sim, args.device) if args.kind in MODELED_KINDS else None
+    try:
+        runs = [(parse_label(text), Path(run)) for text, run in args.run]
+        keys: list[str] = []
+        for label, _ in runs:
+            keys += [k for k in label if k not in keys]
+        if "scheme" not in keys:
+            raise ValueError("run labels must name the scheme (scheme=...)")
+        rows = table(args.kind, runs, args.bounds_kib, model)
+        write_table(args.out, (*keys, *COLUMNS[args.kind]), rows)
+    except (
+        SnapshotError,
+        f2fs_state.StateError,
+        ftl.FtlSimError,
+        ValueError,
+        KeyError,
+        OSError,
+    ) as error:
+        print(f"ars_eval_tables: {error}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

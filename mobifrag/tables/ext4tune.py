@@ -1,0 +1,271 @@
+"""Ext4 tuning (seed 004, Figs. 1, 2, 3, 5): one row per (configuration, benchmark
+workload) of `jobs/ext4tune-bench.sh` runs, normalized to the `default` configuration.
+
+    python -m mobifrag.tables.ext4tune --run default RUN_DIR --run tuned RUN_DIR ... \
+        --device devices/D.yaml --ftl-sim ftl-sim/target/release/ftl-sim \
+        --table bench.csv --configs configs.csv
+
+`bench.csv`: each workload — fio standing in for IOzone and FFSB (a section of the job
+file; FFSB's rate is the mean over its threads: the paper's metric is data per second
+per thread), Postmark's reads and its writes (one run, two rows) — judged on the device
+model: the job traced every run (blktrace/<stem>-<section>/, blktrace/postmark/), and
+its trace is replayed through ftl-sim on the device profile closed loop with one request
+in flight per thread. Columns: the run's threads (its queue depth), `workload_bytes`
+(what the benchmark moved in the row's direction: fio's bytes, or the bytes Postmark
+reports read or written), the trace's block requests, bytes read and written and
+flushes (where the paper's mechanisms show: fewer metadata writes, fewer barriers),
+`device_ms`, `modeled_ms` (device time + the profile's host overhead per request),
+`modeled_mib_s` = workload bytes / threads / modeled time, `trace_mib_s` = the trace's
+bytes in the row's direction / threads / modeled time (what the device moved), and
+`modeled_normalized`, the modeled rate over the default configuration's. Postmark's
+read and write rates share its one run's time, as Postmark's own report does, so
+their ratios to the default differ only where its bytes do (read_bytes and write_bytes
+tell them apart on the device). The emulator's wall time stays as a secondary series:
+`wall_mib_s` (fio's per-thread bandwidth; Postmark's bytes over its wall time, postmark
+then sync) and `wall_normalized`.
+
+`configs.csv`: what each run really had — inode size, flex group size, block groups
+(dumpe2fs), the mount options (/proc/mounts), the aged utilization (df), and what the
+kernel said to journal_async_commit alone.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from pathlib import Path
+
+from mobifrag.model import ftl
+from mobifrag.workflow.atomic import write_table
+
+BASELINE = "default"
+MIB = 1024 * 1024
+# fio job file (benchmarks/fio/<stem>.fio) → the paper's benchmark it stands in for,
+# and its measured sections (jobs of that name; drop-before-* jobs only clear caches).
+FIO_BENCHMARKS = {
+    "iozone": ("IOzone", ("seq-write", "seq-read", "rand-write", "rand-read")),
+    "ffsb": ("FFSB", ("large-write", "large-read", "small-write", "small-read")),
+}
+COLUMNS = ("config", "benchmark", "tool", "workload", "op", "threads", "workload_bytes")
+COLUMNS += ("requests", "read_bytes", "write_bytes", "flushes", "device_ms", "modeled_ms")
+COLUMNS += ("modeled_mib_s", "trace_mib_s", "modeled_normalized")
+COLUMNS += ("wall_mib_s", "wall_normalized")
+POSTMARK_TRACE = "postmark"
+CONFIG_COLUMNS = ("config", "inode_size", "flex_bg_size", "block_groups", "blocks_per_group")
+CONFIG_COLUMNS += ("mount_options", "used_percent", "async_commit_alone")
+POSTMARK_DATA = re.compile(
+    r"([\d.]+) (bytes|kilobytes|megabytes|gigabytes) (read|written)", re.IGNORECASE
+)
+# postmark scales its byte counts by powers of 1024
+UNITS = {"bytes": 1, "kilobytes": 1024, "megabytes": MIB, "gigabytes": 1024 * MIB}
+
+
+class TuningTableError(RuntimeError):
+    """A run that cannot be tabulated; the message names the file."""
+
+
+def fio_jobs(report: Path) -> list[dict]:
+    try:
+        text = report.read_text()
+        # fio writes its notes (prerun output files) into the report ahead of the JSON.
+        return json.loads(text[text.find("{") :])["jobs"]
+    except (OSError, ValueError, KeyError) as error:
+        raise TuningTableError(f"{report}: no fio report ({error})") from None
+
+
+class Model:
+    """The device model a run's block traces are replayed on (ftl-sim + profile)."""
+
+    def __init__(self, ftl_sim: Path, device: Path):
+        self.ftl_sim, self.device = ftl_sim, device
+
+    def phase(self, trace: Path, threads: int) -> dict:
+        try:
+            summary = ftl.replay_phase(self.ftl_sim, self.device, trace, threads)
+        except ftl.FtlSimError as error:
+            raise TuningTableError(str(error)) from None
+        if ftl.modeled_seconds(summary) <= 0:
+            raise TuningTableError(f"{trace}: no block requests: the run never reached the disk")
+        return summary
+
+
+def section_jobs(report: Path, jobs: list[dict], section: str, op: str) -> list[dict]:
+    """The `op` parts of the threads (jobs) of one section."""
+    try:
+        done = [job[op] for job in jobs if job["jobname"] == section]
+        rates = [part["bw_bytes"] for part in done]
+    except (KeyError, TypeError) as error:
+        raise TuningTableError(f"{report}: job {section}: no {op} rate ({error})") from None
+    if not done:
+        raise TuningTableError(f"{report}: no job {section}")
+    if min(rates) <= 0:
+        raise TuningTableError(f"{report}: a {section} job moved no {op} data in fio's 1 ms")
+    return done
+
+
+def section_mib_s(report: Path, jobs: list[dict], section: str, op: str) -> float:
+    """Mean MiB/s over the threads (jobs) of one section."""
+    done = section_jobs(report, jobs, section, op)
+    return sum(part["bw_bytes"] for part in done) / MIB / len(done)
+
+
+def fio_rows(run: Path, model: Model) -> list[dict]:
+    rows = []
+    for stem, (benchmark, sections) in FIO_BENCHMARKS.items():
+        report = run / "fio" / f"{stem}.json"
+        jobs = fio_jobs(report)
+        for section in sections:
+            op = "write" if section.endswith("write") else "read"
+            done = section_jobs(report, jobs, section, op)
+            moved = sum(part.get("io_bytes", 0) for part in done)
+            if moved <= 0:
+                raise TuningTableError(f"{report}: job {section}: no {op} io_bytes")
+            summary = model.phase(run / "blktrace" / f"{stem}-{section}", len(done))
+            rate = section_mib_s(report, jobs, section, op)
+            rows.append(_row(benchmark, "fio", section, op, len(done), moved, summary, rate))
+    return rows
+
+
+def postmark_bytes(report: Path) -> dict[str, float]:
+    """Bytes read and written that postmark reports in its Data section."""
+    try:
+        text = report.read_text()
+    except OSError as error:
+        raise TuningTableError(f"{report}: {error}") from None
+    found = {}
+    for number, unit, direction in POSTMARK_DATA.findall(text.split("Data:")[-1]):
+        found["read" if direction == "read" else "write"] = float(number) * UNITS[unit.lower()]
+    if set(found) != {"read", "write"} or "Data:" not in text:
+        raise TuningTableError(f"{report}: no 'Data:' section with bytes read and written")
+    return found
+
+
+def postmark_rows(run: Path, model: Model) -> list[dict]:
+    wall = run / "postmark-wall-ns.txt"
+    try:
+        seconds = int(wall.read_text().strip()) / 1e9
+    except (OSError, ValueError) as error:
+        raise TuningTableError(f"{wall}: no wall time in ns ({error})") from None
+    if seconds <= 0:
+        raise TuningTableError(f"{wall}: wall time {seconds} s is not positive")
+    moved = postmark_bytes(run / "postmark.txt")
+    summary = model.phase(run / "blktrace" / POSTMARK_TRACE, 1)
+    return [
+        _row("Postmark", "postmark", op, op, 1, moved[op], summary, moved[op] / MIB / seconds)
+        for op in moved
+    ]
+
+
+def _row(
+    benchmark: str, tool: str, workload: str, op: str, threads: int, moved: float,
+    summary: dict, wall_rate: float,
+) -> dict:  # fmt: skip
+    """One workload: the benchmark's bytes of `op` and its run's modeled time (per
+    thread: the threads ran side by side for the whole modeled time)."""
+    modeled = ftl.modeled_seconds(summary)
+    traced = summary["requests"][op]["bytes"]
+    return {
+        "benchmark": benchmark,
+        "tool": tool,
+        "workload": workload,
+        "op": op,
+        "threads": threads,
+        "workload_bytes": f"{moved:.0f}",
+        **ftl.phase_columns(summary),
+        "modeled_mib_s": moved / threads / MIB / modeled,
+        "trace_mib_s": traced / threads / MIB / modeled,
+        "wall_mib_s": wall_rate,
+    }
+
+
+def run_rows(config: str, run: Path, model: Model) -> list[dict]:
+    return [{"config": config, **row} for row in fio_rows(run, model) + postmark_rows(run, model)]
+
+
+def normalize(rows: list[dict], baseline: str = BASELINE) -> list[dict]:
+    """Every row with `modeled_normalized` and `wall_normalized`: its modeled and wall
+    MiB/s over the baseline configuration's."""
+    base = {(r["benchmark"], r["workload"]): r for r in rows if r["config"] == baseline}
+    if not base:
+        raise TuningTableError(f"no '{baseline}' run to normalize to: add --run {baseline} DIR")
+    out = []
+    for row in rows:
+        key = (row["benchmark"], row["workload"])
+        if key not in base:
+            raise TuningTableError(f"{row['config']}: {key[0]} {key[1]} has no {baseline} value")
+        reference = base[key]
+        out.append(
+            {
+                **row,
+                "modeled_normalized": row["modeled_mib_s"] / reference["modeled_mib_s"],
+                "wall_normalized": row["wall_mib_s"] / reference["wall_mib_s"],
+            }
+        )
+    return out
+
+
+def _field(text: str, name: str) -> str:
+    match = re.search(rf"^{re.escape(name)}:\s*(\S+)", text, re.MULTILINE)
+    return match.group(1) if match else ""
+
+
+def config_row(config: str, run: Path) -> dict:
+    try:
+        dumpe2fs = (run / "mkfs.txt").read_text()
+        mount = (run / "mount.txt").read_text().split()
+        df = (run / "df.txt").read_text().splitlines()[-1].split()
+    except (OSError, IndexError) as error:
+        message = f"{run}: mkfs.txt, mount.txt or df.txt unreadable ({error})"
+        raise TuningTableError(message) from None
+    probe = run / "async-commit-probe.txt"
+    try:
+        blocks = int(_field(dumpe2fs, "Block count"))
+        per_group = int(_field(dumpe2fs, "Blocks per group"))
+    except ValueError:
+        raise TuningTableError(f"{run / 'mkfs.txt'}: no block counts (dumpe2fs -h)") from None
+    return {
+        "config": config,
+        "inode_size": _field(dumpe2fs, "Inode size"),
+        "flex_bg_size": _field(dumpe2fs, "Flex block group size") or "none",
+        "block_groups": -(-blocks // per_group),
+        "blocks_per_group": per_group,
+        "mount_options": mount[3] if len(mount) > 3 else "",
+        "used_percent": df[4].rstrip("%") if len(df) > 4 else "",
+        "async_commit_alone": probe.read_text().splitlines()[0] if probe.is_file() else "",
+    }
+
+
+RATES = ("modeled_mib_s", "trace_mib_s", "modeled_normalized", "wall_mib_s", "wall_normalized")
+
+
+def _rounded(row: dict) -> dict:
+    return {**row, **{name: f"{row[name]:.6g}" for name in RATES}}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--run", nargs=2, action="append", metavar=("CONFIG", "DIR"))
+    parser.add_argument("--device", "--device-profile", dest="device", type=Path, required=True)
+    parser.add_argument("--ftl-sim", type=Path, required=True)
+    parser.add_argument("--table", type=Path, required=True)
+    parser.add_argument("--configs", type=Path, required=True)
+    args = parser.parse_args(argv)
+    model = Model(args.ftl_sim, args.device)
+    try:
+        if not args.run:
+            raise TuningTableError("no --run CONFIG DIR given")
+        rows = [row for config, run in args.run for row in run_rows(config, Path(run), model)]
+        configs = [config_row(config, Path(run)) for config, run in args.run]
+        rows = normalize(rows)
+    except TuningTableError as error:
+        print(f"ext4tune_table: {error}", file=sys.stderr)
+        return 1
+    write_table(args.table, COLUMNS, [_rounded(r) for r in rows])
+    write_table(args.configs, CONFIG_COLUMNS, configs)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,155 @@
+"""Tidy tables of the janusd experiments (rules/janusd.smk; janusd §2.4–3.1).
+
+    python -m mobifrag.tables.janusd recurring --run interval_days=7 DEFRAGS ... \
+        --out copies.csv --launch-out launch.csv
+    python -m mobifrag.tables.janusd dof-lp --run level=low,threads=5 SNAPSHOT DOP_CSV ... \
+        --out dof-lp.csv
+
+`recurring`: per recurring run (`DEFRAGS`, the folder of its replayed defragmentations
+`day-NN/`), one row per day and method with the files and bytes e4defrag moved and the
+host and flash writes of each method (janusd Fig. 5); with `--launch-out`, one row per
+day, app and phase with its modeled launch (janusd Fig. 4).
+
+`dof-lp`: per e4defrag run folder, each appender file's DoF_L (fragcheck) and DoF_P
+(ftl-sim after the appends' trace) (janusd §3.1, Fig. 6).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import sys
+from pathlib import Path
+
+from mobifrag.measure.snapshot import SnapshotError, read_snapshot, unescape_path
+from mobifrag.model.janusd_remap import JanusdError, read_dop
+from mobifrag.tables.fragments import dof_rows, parse_label
+from mobifrag.tables.treat import FLASH_COLUMNS, flash_row
+from mobifrag.workflow.atomic import write_table
+
+RECURRING_COLUMNS = ("day", "method", "files_moved", "moved_bytes") + FLASH_COLUMNS
+
+
+def recurring_rows(label: dict[str, str], defrags: Path) -> list[dict[str, object]]:
+    """Per defragmentation day of one recurring run (`defrags/day-NN/`): the files and
+    bytes e4defrag moved, and what each method wrote to the device and to flash."""
+    rows = []
+    days = sorted(defrags.glob("day-*"))
+    if not days:
+        raise JanusdError(f"{defrags}: no day-NN defragmentations")
+    for folder in days:
+        with open(folder / "janusdl" / "plan.csv", newline="") as handle:
+            plan = list(csv.DictReader(handle))
+        moved = {
+            "files_moved": len({r["path"] for r in plan}),
+            "moved_bytes": sum(int(r["length_bytes"]) for r in plan),
+        }
+        day = int(folder.name.removeprefix("day-"))
+        for method in ("e4defrag", "janusdL"):
+            summary = flash_row(folder / f"ftl-{method.lower()}.json")
+            rows.append({**label, "day": day, "method": method, **moved, **summary})
+    return rows
+
+
+DOF_LP_COLUMNS = ("path", "dof", "dof_p", "pages")
+
+
+def dof_lp_rows(label: dict[str, str], snapshot: Path, dop: Path) -> list[dict[str, object]]:
+    """Each appender file's logical DoF (the run's fragcheck snapshot) and physical DoF_P
+    (ftl-sim after the appends' trace, `ftl-append.dop.csv`) (janusd §3.1, Fig. 6)."""
+    dof_p = read_dop(dop)
+    with open(dop, newline="") as handle:
+        pages = {unescape_path(r["file"]): r["pages"] for r in csv.DictReader(handle)}
+    rows = []
+    for row in dof_rows(read_snapshot(snapshot)):
+        path = str(row["path"])
+        if path not in dof_p:
+            raise JanusdError(f"{dop}: {path} of {snapshot} has no DoF_P")
+        rows.append(
+            {**label, "path": path, "dof": row["dof"], "dof_p": dof_p[path], "pages": pages[path]}
+        )
+    return rows
+
+
+def dof_lp_table(runs: list[tuple[dict[str, str], Path, Path]], out: Path) -> None:
+    keys: list[str] = []
+    rows = []
+    for label, snapshot, dop in runs:
+        keys += [k for k in label if k not in keys]
+        rows += dof_lp_rows(label, snapshot, dop)
+    write_table(out, tuple(keys) + DOF_LP_COLUMNS, rows)
+
+
+LAUNCH_COLUMNS = ("day", "package", "phase", "read_requests", "read_bytes")
+LAUNCH_COLUMNS += ("device_ms", "modeled_ms")
+
+
+def launch_rows(label: dict[str, str], defrags: Path) -> list[dict[str, object]]:
+    """Per defragmentation day, app and phase (before_defrag / after_defrag): the
+    launch's read requests and ftl-sim's times (`day-NN/launch-PACKAGE-PHASE.json`)."""
+    rows = []
+    for summary in sorted(defrags.glob("day-*/launch-*-*.json")):
+        package, phase = summary.stem.removeprefix("launch-").rsplit("-", 1)
+        data = json.loads(summary.read_text())
+        time = data["time"]
+        rows.append(
+            {
+                **label,
+                "day": int(summary.parent.name.removeprefix("day-")),
+                "package": package,
+                "phase": f"{phase}_defrag",
+                "read_requests": data["requests"]["read"]["count"],
+                "read_bytes": data["requests"]["read"]["bytes"],
+                "device_ms": f"{time['device_busy_us'] / 1000:.6g}",
+                "modeled_ms": f"{time['modeled_us'] / 1000:.6g}",
+            }
+        )
+    return rows
+
+
+def recurring_table(
+    runs: list[tuple[dict[str, str], Path]], out: Path, launch_out: Path | None = None
+) -> None:
+    keys: list[str] = []
+    rows, launches = [], []
+    for label, defrags in runs:
+        keys += [k for k in label if k not in keys]
+        rows += recurring_rows(label, defrags)
+        launches += launch_rows(label, defrags)
+    write_table(out, tuple(keys) + RECURRING_COLUMNS, rows)
+    if launch_out:
+        write_table(launch_out, tuple(keys) + LAUNCH_COLUMNS, launches)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+    recurring = commands.add_parser("recurring", help="bytes per recurring defrag")
+    recurring.add_argument("--run", nargs=2, action="append", required=True)
+    recurring.add_argument("--out", type=Path, required=True)
+    recurring.add_argument("--launch-out", type=Path, help="launch reads before/after")
+    lp = commands.add_parser("dof-lp", help="DoF_L and DoF_P of the appenders' files")
+    lp.add_argument(
+        "--run",
+        nargs=3,
+        action="append",
+        required=True,
+        metavar=("LABEL", "SNAPSHOT", "DOP_CSV"),
+    )
+    lp.add_argument("--out", type=Path, required=True)
+    args = parser.parse_args(argv)
+    try:
+        runs = [(parse_label(label), *map(Path, paths)) for label, *paths in args.run]
+        if args.command == "recurring":
+            recurring_table(runs, args.out, args.launch_out)
+        else:
+            dof_lp_table(runs, args.out)
+    except (JanusdError, SnapshotError, ValueError, OSError) as error:
+        print(f"janusd_tables: {error}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

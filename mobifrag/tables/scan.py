@@ -1,0 +1,126 @@
+"""Scan time vs DoF (TMC §5.1, Fig. 9; §5.3.1): one row per aged state of a
+`jobs/scan-fragmented.sh` run, and a linear fit t = a·DoF + b.
+
+    python -m mobifrag.tables.scan --run RUN_DIR --device devices/D.yaml \
+        --ftl-sim ftl-sim/target/release/ftl-sim --table scan.csv --fit fit.csv
+
+Times per row: `modeled_ms` (ftl-sim's device busy time for the captured read trace,
+replayed closed-loop — cat reads one request at a time — on a device whose logical
+space was written once, plus the profile's per-request host overhead; DESIGN.md's timing
+model) and `emulator_wall_ms` (what the guest measured; emulator wall time).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import re
+import sys
+from pathlib import Path
+
+from mobifrag.measure.fragmentation import degree_of_fragmentation, fragments
+from mobifrag.measure.snapshot import SnapshotError, read_snapshot
+from mobifrag.model import ftl
+from mobifrag.workflow.atomic import write_table
+
+TABLE_COLUMNS = ("trace", "hole_kib", "dof", "fragments", "requests", "device_ms")
+TABLE_COLUMNS += ("modeled_ms", "emulator_wall_ms")
+FIT_COLUMNS = ("time", "slope_ms_per_dof", "intercept_ms", "r2", "points")
+HOLE_NAME = re.compile(r"holes-0*(\d+)k$")
+
+
+class ScanError(RuntimeError):
+    """A scan run that cannot be tabulated; the message names the file."""
+
+
+def hole_kib(trace: str) -> int | str:
+    match = HOLE_NAME.match(trace)
+    return int(match.group(1)) if match else "NA"
+
+
+def scanned_file_dof(snapshot_dir: Path) -> tuple[float, int]:
+    snapshot = read_snapshot(snapshot_dir)
+    if len(snapshot.extents) != 1:
+        raise ScanError(f"{snapshot_dir}: expected one scanned file, found {len(snapshot.extents)}")
+    (extents,) = snapshot.extents.values()
+    return degree_of_fragmentation(extents, snapshot.fs_type) or 1.0, len(fragments(extents))
+
+
+def scan_rows(run: Path, device: Path, ftl_sim: Path) -> list[dict[str, object]]:
+    times = run / "scan.tsv"
+    if not times.is_file():
+        raise ScanError(f"{times} is missing: the scan job did not finish")
+    with open(times, newline="") as handle:
+        rows = list(csv.DictReader(handle, delimiter="\t"))
+    table = []
+    for row in rows:
+        name = row["trace"]
+        dof, pieces = scanned_file_dof(run / "snapshots" / name)
+        summary = ftl.replay(ftl_sim, device, run / "blktrace" / name)
+        table.append(
+            {
+                "trace": name,
+                "hole_kib": hole_kib(name),
+                "dof": f"{dof:.6g}",
+                "fragments": pieces,
+                "requests": summary["requests"]["read"]["count"],
+                **ftl.times_ms(summary),
+                "emulator_wall_ms": f"{int(row['read_ns']) / 1e6:.6g}",
+            }
+        )
+    return table
+
+
+def linear_fit(xs: list[float], ys: list[float]) -> tuple[float, float, float]:
+    """Least squares y = a·x + b; returns (a, b, R²)."""
+    n = len(xs)
+    if n < 2 or len(set(xs)) < 2:
+        raise ScanError(f"a fit needs two different DoF values, got {sorted(set(xs))}")
+    mean_x, mean_y = sum(xs) / n, sum(ys) / n
+    sxx = sum((x - mean_x) ** 2 for x in xs)
+    sxy = sum((x - mean_x) * (y - mean_y) for x, y in zip(xs, ys, strict=True))
+    slope = sxy / sxx
+    intercept = mean_y - slope * mean_x
+    total = sum((y - mean_y) ** 2 for y in ys)
+    residual = sum((y - slope * x - intercept) ** 2 for x, y in zip(xs, ys, strict=True))
+    return slope, intercept, 1 - residual / total if total else 1.0
+
+
+def fit_rows(table: list[dict[str, object]]) -> list[dict[str, object]]:
+    dofs = [float(r["dof"]) for r in table]
+    rows = []
+    for time in ("modeled_ms", "emulator_wall_ms"):
+        slope, intercept, r2 = linear_fit(dofs, [float(r[time]) for r in table])
+        rows.append(
+            {
+                "time": time,
+                "slope_ms_per_dof": f"{slope:.6g}",
+                "intercept_ms": f"{intercept:.6g}",
+                "r2": f"{r2:.6g}",
+                "points": len(table),
+            }
+        )
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--run", type=Path, required=True)
+    parser.add_argument("--device", type=Path, required=True)
+    parser.add_argument("--ftl-sim", type=Path, required=True)
+    parser.add_argument("--table", type=Path, required=True)
+    parser.add_argument("--fit", type=Path, required=True)
+    args = parser.parse_args(argv)
+    try:
+        table = scan_rows(args.run, args.device, args.ftl_sim)
+        fits = fit_rows(table)
+    except (ScanError, ftl.FtlSimError, SnapshotError, OSError) as error:
+        print(f"scan_table: {error}", file=sys.stderr)
+        return 1
+    write_table(args.table, TABLE_COLUMNS, table)
+    write_table(args.fit, FIT_COLUMNS, fits)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

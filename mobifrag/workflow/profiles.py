@@ -1,0 +1,203 @@
+"""Device profiles (devices/<name>.yaml), validated against devices/schema.yaml.
+
+Every problem is reported as one ProfileError naming the file and the field, before
+any work starts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from functools import cache
+from pathlib import Path
+
+import jsonschema
+import yaml
+
+from mobifrag import REPO
+
+DEVICES = REPO / "devices"
+SCHEMA = DEVICES / "schema.yaml"
+
+
+class ProfileError(ValueError):
+    """A device profile that is missing, malformed or invalid."""
+
+
+# --- fences of the adb platform (also enforced by mobifrag/platform/adb_runner.py) ---
+
+DEVICE_WORKDIR_PARENT = "/data/local/tmp"
+# Partitions a test_partition must never be, in any letter case and A/B slot: Android's
+# own and the common vendors' firmware, radio and key partitions.
+SYSTEM_PARTITIONS = frozenset(
+    {
+        *("boot", "init_boot", "vendor_boot", "recovery", "system", "system_ext"),
+        *("vendor", "vendor_dlkm", "odm", "odm_dlkm", "product", "super", "userdata"),
+        *("data", "cache", "metadata", "persist", "modem", "modemst1", "modemst2"),
+        *("fsg", "fsc", "efs", "sec_efs", "frp", "misc", "vbmeta", "vbmeta_system"),
+        *("vbmeta_vendor", "dtbo", "dtb", "xloader", "fastboot", "bootloader", "aboot"),
+        *("abl", "xbl", "xbl_config", "sbl1", "tz", "hyp", "rpm", "keymaster", "keystore"),
+        *("devcfg", "dsp", "bluetooth", "radio", "nvram", "nvdata", "nvme", "protect1"),
+        *("protect2", "param", "ssd", "splash", "logo", "oem", "ptable", "vrl"),
+        *("vrl_backup", "fw_lpm3", "trustfirmware", "teeos", "sensorhub", "fw_hifi"),
+        *("hisee_img", "hisee_fs", "reserved"),
+    }
+)
+WHOLE_DISK_NAME = re.compile(
+    r"mmcblk\d+(boot\d+|rpmb)?|sd[a-z]+|vd[a-z]+|hd[a-z]+|xvd[a-z]+|nvme\d+n\d+|mtdblock\d+"
+)
+VIRTUAL_NODE_NAME = re.compile(r"(dm-|zram|ram|ublkb)\d+|(loop|md|nbd)\d+(p\d+)?")
+
+
+def is_system_partition(name: str) -> bool:
+    """`name` (a by-name link or a GPT partition name) is a system partition."""
+    unslotted = re.sub(r"_[ab]$", "", name.strip().lower())
+    return unslotted in SYSTEM_PARTITIONS
+
+
+def virtual_node(name: str) -> str | None:
+    """What the block node `name` is when it is a virtual one (dm, loop, zram, ...)."""
+    if VIRTUAL_NODE_NAME.fullmatch(name.lower()):
+        return f"a device-mapper, loop, zram or RAM node ({name}), not a partition"
+    return None
+
+
+def partition_problem(path: str) -> str | None:
+    """Why `path` may not be a test partition, judged by its name alone (the runner
+    also checks what it resolves to on the device); None when it may."""
+    parts = path.split("/")
+    name = parts[-1]
+    if not path.startswith("/dev/block/"):
+        return f"{path} is not under /dev/block/"
+    if any(part in ("", ".", "..") for part in parts[1:]):
+        return f"{path} has an empty, '.' or '..' component: name the partition plainly"
+    if is_system_partition(name):
+        return f"{path} names the system partition {name}: jobs must never format it"
+    if WHOLE_DISK_NAME.fullmatch(name.lower()):
+        return f"{path} names a whole disk ({name}), not a partition of it"
+    if virtual := virtual_node(name):
+        return f"{path} names {virtual}"
+    return None
+
+
+def workdir_problem(path: str) -> str | None:
+    """Why `path` may not be the device workdir (the runner removes and chowns inside it
+    as root); None when it is /data/local/tmp/<name>."""
+    parent, _, name = path.rpartition("/")
+    if parent != DEVICE_WORKDIR_PARENT or name in ("", ".", ".."):
+        return (
+            f"{path} is not a folder of its own in {DEVICE_WORKDIR_PARENT} (e.g. "
+            f"{DEVICE_WORKDIR_PARENT}/mobifrag): the runner deletes and chowns inside it as root"
+        )
+    return None
+
+
+def adb_fence_problems(data: dict) -> list[tuple[str, str]]:
+    """(field, problem) of every adb platform value of a profile that could aim root
+    commands at something other than the test partition and the workdir."""
+    platform = data.get("platform")
+    if not isinstance(platform, dict) or platform.get("type") != "adb":
+        return []
+    checks = (("test_partition", partition_problem), ("workdir", workdir_problem))
+    problems = []
+    for key, problem_of in checks:
+        value = platform.get(key)
+        problem = problem_of(value) if isinstance(value, str) else None
+        if problem:
+            problems.append((f"platform.{key}", problem))
+    return problems
+
+
+def profile_path(name: str) -> Path:
+    return DEVICES / f"{name}.yaml"
+
+
+def _field(error: jsonschema.ValidationError) -> str:
+    parts = [str(p) for p in error.absolute_path]
+    if error.validator == "additionalProperties":
+        # The offending key is not in the path; jsonschema names it in the message.
+        extra = sorted(set(error.instance) - set(error.schema.get("properties", {})))
+        parts.append(",".join(extra))
+    elif error.validator == "required":
+        missing = [k for k in error.validator_value if k not in error.instance]
+        parts.append(",".join(missing))
+    return ".".join(parts) or "(top level)"
+
+
+def _defaults(schema: dict, data: dict) -> dict:
+    """Fill in the schema's defaults for missing keys, recursively."""
+    for key, sub in schema.get("properties", {}).items():
+        if key not in data and "default" in sub:
+            data[key] = sub["default"]
+        if isinstance(data.get(key), dict):
+            _defaults(sub, data[key])
+    return data
+
+
+@cache
+def _schema() -> dict:
+    return yaml.safe_load(SCHEMA.read_text())
+
+
+def validate_profile(data: object, source: Path) -> dict:
+    if not isinstance(data, dict):
+        raise ProfileError(f"{source}: a device profile is a mapping, got {type(data).__name__}")
+    problems = schema_problems(data) + adb_fence_problems(data)
+    if problems:
+        problems.sort(key=lambda problem: problem[0])
+        lines = [f"{source}: field {key}: {problem}" for key, problem in problems]
+        raise ProfileError("invalid device profile\n" + "\n".join(lines))
+    if data["name"] != source.stem:
+        raise ProfileError(f"{source}: field name: {data['name']!r} differs from the file name")
+    return _defaults(_schema(), data)
+
+
+def schema_problems(data: dict) -> list[tuple[str, str]]:
+    validator = jsonschema.Draft202012Validator(_schema())
+    errors = sorted(validator.iter_errors(data), key=lambda e: list(e.absolute_path))
+    return [(_field(error), error.message) for error in errors]
+
+
+def load_profile_file(path: Path) -> dict:
+    path = Path(path)
+    try:
+        data = yaml.safe_load(path.read_text())
+    except FileNotFoundError:
+        raise ProfileError(f"{path}: no such device profile") from None
+    except yaml.YAMLError as error:
+        raise ProfileError(f"{path}: not valid YAML: {error}") from None
+    return validate_profile(data, path)
+
+
+def load_device(name: str) -> dict:
+    """The validated profile devices/<name>.yaml, with schema defaults filled in."""
+    path = profile_path(name)
+    if not path.is_file():
+        known = ", ".join(sorted(p.stem for p in DEVICES.glob("*.yaml") if p != SCHEMA))
+        raise ProfileError(f"{path}: no such device profile (known: {known})")
+    return load_profile_file(path)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`python -m mobifrag.workflow.profiles FILE...` checks profiles, e.g. a new one."""
+    parser = argparse.ArgumentParser(
+        prog="python -m mobifrag.workflow.profiles",
+        description="Check device profiles against devices/schema.yaml and the adb fences; "
+        "every problem is printed with its file and field.",
+    )
+    parser.add_argument("profiles", nargs="+", type=Path, metavar="FILE", help="a profile")
+    args = parser.parse_args(argv)
+    status = 0
+    for path in args.profiles:
+        try:
+            load_profile_file(path)
+            print(f"{path}: ok")
+        except ProfileError as error:
+            print(error, file=sys.stderr)
+            status = 1
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

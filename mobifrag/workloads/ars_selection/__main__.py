@@ -1,0 +1,146 @@
+"""Command line of the ARS reserved-file selection.
+
+  python -m mobifrag.workloads.ars_selection dataset --app facebook --trace T.iotrace \\
+      --dof dof.csv --params PARAMS --out dataset.csv
+  python -m mobifrag.workloads.ars_selection compare --dataset facebook=dataset.csv ... \\
+      --params PARAMS --seed 1 --splits splits.csv --table1 table1.csv --table2 table2.csv
+  python -m mobifrag.workloads.ars_selection select --app facebook --dataset dataset.csv \\
+      --params PARAMS --seed 1 --decisions decisions.csv --reserved reserved.txt
+
+PARAMS is the config's `ars_selection` block as JSON (text or a file name). Errors name
+the file (and line) at fault; exit status 65 for bad input, 1 for I/O errors.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import sys
+from pathlib import Path
+
+from mobifrag.workflow.atomic import write_lines_atomic, write_table
+from mobifrag.workloads.ars_selection.features import COLUMNS, trace_features
+from mobifrag.workloads.ars_selection.labels import (
+    LABEL_COLUMNS,
+    LabelError,
+    labelled_rows,
+    max_dof_by_path,
+)
+from mobifrag.workloads.ars_selection.models import SelectionError, compare
+from mobifrag.workloads.ars_selection.select import DECISION_COLUMNS, decide, reserved_paths
+from mobifrag.workloads.ars_selection.tables import (
+    SPLIT_COLUMNS,
+    TABLE1_COLUMNS,
+    TABLE2_COLUMNS,
+    table1,
+    table2,
+)
+from mobifrag.workloads.iotrace import TraceError, escape
+
+EX_DATAERR = 65
+DATASET_COLUMNS = ("app",) + COLUMNS + LABEL_COLUMNS
+REQUIRED_PARAMS = ("written_many_more_than", "fragmented_dof_above", "splits", "test_share")
+REQUIRED_PARAMS += ("stratify", "average", "standardize", "timing_repeats", "models")
+
+
+def load_params(text: str) -> dict:
+    source = Path(text).read_text() if not text.lstrip().startswith("{") else text
+    try:
+        params = json.loads(source)
+    except json.JSONDecodeError as error:
+        raise SelectionError(f"--params: not JSON: {error}") from None
+    missing = [key for key in REQUIRED_PARAMS if key not in params]
+    if missing:
+        raise SelectionError(f"--params: missing {', '.join(missing)}")
+    return params
+
+
+def read_rows(path: Path) -> list[dict]:
+    with open(path, newline="") as handle:
+        return list(csv.DictReader(handle))
+
+
+def app_and_path(text: str) -> tuple[str, Path]:
+    app, sep, path = text.partition("=")
+    if not sep or not app:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected APP=PATH")
+    return app, Path(path)
+
+
+def _dataset(args) -> None:
+    params = load_params(args.params)
+    features = trace_features(args.trace)
+    rows = labelled_rows(
+        features,
+        max_dof_by_path(args.dof),
+        params["written_many_more_than"],
+        params["fragmented_dof_above"],
+    )
+    write_table(args.out, DATASET_COLUMNS, [{"app": args.app, **row} for row in rows])
+
+
+def _compare(args) -> None:
+    params = load_params(args.params)
+    rows = []
+    for app, path in args.dataset:
+        rows += compare(app, read_rows(path), params, args.seed)
+    write_table(args.splits, SPLIT_COLUMNS, rows)
+    write_table(args.table1, TABLE1_COLUMNS, table1(rows))
+    write_table(args.table2, TABLE2_COLUMNS, table2(rows))
+
+
+def _select(args) -> None:
+    params = load_params(args.params)
+    dataset = read_rows(args.dataset)
+    decisions = decide(args.app, dataset, params, args.seed)
+    write_table(args.decisions, DATASET_COLUMNS + DECISION_COLUMNS, decisions)
+    write_lines_atomic(args.reserved, [escape(p) for p in reserved_paths(decisions)])
+
+
+def parser() -> argparse.ArgumentParser:
+    top = argparse.ArgumentParser(
+        prog="python -m mobifrag.workloads.ars_selection",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    sub = top.add_subparsers(dest="command", required=True)
+    ds = sub.add_parser("dataset", help="traces + DoF tables → features and labels")
+    ds.add_argument("--app", required=True)
+    ds.add_argument("--trace", required=True, action="append", type=Path)
+    ds.add_argument("--dof", required=True, action="append", type=Path)
+    ds.add_argument("--params", required=True)
+    ds.add_argument("--out", required=True, type=Path)
+    co = sub.add_parser("compare", help="the five classifiers over seeded splits")
+    co.add_argument("--dataset", required=True, action="append", type=app_and_path)
+    co.add_argument("--params", required=True)
+    co.add_argument("--seed", required=True, type=int)
+    co.add_argument("--splits", required=True, type=Path)
+    co.add_argument("--table1", required=True, type=Path)
+    co.add_argument("--table2", required=True, type=Path)
+    se = sub.add_parser("select", help="the decision tree's reserved files")
+    se.add_argument("--app", required=True)
+    se.add_argument("--dataset", required=True, type=Path)
+    se.add_argument("--params", required=True)
+    se.add_argument("--seed", required=True, type=int)
+    se.add_argument("--decisions", required=True, type=Path)
+    se.add_argument("--reserved", required=True, type=Path)
+    return top
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    handlers = {"dataset": _dataset, "compare": _compare, "select": _select}
+    try:
+        handlers[args.command](args)
+    except (TraceError, LabelError, SelectionError) as error:
+        print(f"ars_selection: {error}", file=sys.stderr)
+        return EX_DATAERR
+    except OSError as error:
+        print(f"ars_selection: {error}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,69 @@
+"""Summaries of the per-split results: ARS Table I (metrics) and Table II (fit time)."""
+
+from __future__ import annotations
+
+import statistics
+from collections import defaultdict
+
+from mobifrag.workloads.ars_selection.models import METRICS, MODELS
+
+TABLE1_COLUMNS = ("app", "model", "metric", "mean", "sd", "splits")
+TABLE2_COLUMNS = ("app", "model", "fit_seconds", "sd", "splits", "relative_to_fastest")
+SPLIT_COLUMNS = ("app", "model", "split") + METRICS + ("fit_seconds",)
+
+
+def _grouped(rows: list[dict], column: str) -> dict[tuple[str, str], list[float]]:
+    groups: dict[tuple[str, str], list[float]] = defaultdict(list)
+    for row in rows:
+        groups[(row["app"], row["model"])].append(float(row[column]))
+    return groups
+
+
+def _sd(values: list[float]) -> float:
+    return statistics.stdev(values) if len(values) > 1 else 0.0
+
+
+def apps_in_order(rows: list[dict]) -> list[str]:
+    return list(dict.fromkeys(row["app"] for row in rows))
+
+
+def table1(rows: list[dict]) -> list[dict]:
+    """Mean and standard deviation over the splits of every app × model × metric."""
+    out = []
+    for metric in METRICS:
+        groups = _grouped(rows, metric)
+        for app in apps_in_order(rows):
+            for model in MODELS:
+                values = groups[(app, model)]
+                out.append(
+                    {
+                        "app": app,
+                        "model": model,
+                        "metric": metric,
+                        "mean": f"{statistics.fmean(values):.6f}",
+                        "sd": f"{_sd(values):.6f}",
+                        "splits": len(values),
+                    }
+                )
+    return out
+
+
+def table2(rows: list[dict]) -> list[dict]:
+    """Mean fit time of every app × model, and over the app's fastest model."""
+    groups = _grouped(rows, "fit_seconds")
+    out = []
+    for app in apps_in_order(rows):
+        means = {model: statistics.fmean(groups[(app, model)]) for model in MODELS}
+        fastest = min(means.values())
+        for model in MODELS:
+            out.append(
+                {
+                    "app": app,
+                    "model": model,
+                    "fit_seconds": f"{means[model]:.9f}",
+                    "sd": f"{_sd(groups[(app, model)]):.9f}",
+                    "splits": len(groups[(app, model)]),
+                    "relative_to_fastest": f"{means[model] / fastest:.4f}",
+                }
+            )
+    return out
