@@ -20,24 +20,35 @@ JOURNAL_MODES = ("delete", "truncate", "persist", "wal")
 SQL_KINDS = ("insert", "update", "delete", "select")
 FALLOCATE_MODES = ("keep", "extend")
 
-# Argument kinds: "int" (non-negative integer), "path", or a tuple of allowed words.
+# Limits of the replayer (agent/src/trace_line.c, trace.h): offsets and lengths below
+# 2^63 (and OFFSET + LENGTH too), a SQLite blob at most 10^9 bytes, other integers 64-bit.
+MAX_U64 = 2**64 - 1
+MAX_FILE_OFFSET = 2**63 - 1
+MAX_SQL_BLOB = 1_000_000_000
+TRACE_MAX_THREADS = 256
+
+# Argument kinds: "offset" (integer up to MAX_FILE_OFFSET), "u64", "blob" (integer up to
+# MAX_SQL_BLOB), "percent" (70 or 72.5, at most 100), "path", "glob" (a file-name
+# pattern, taken as written), or a tuple of allowed words.
 OP_ARGS: dict[str, tuple] = {
     "mkdir": (),
     "create": (),
-    "write": ("int", "int"),
-    "append": ("int",),
-    "read": ("int", "int"),
+    "write": ("offset", "offset"),
+    "append": ("offset",),
+    "read": ("offset", "offset"),
     "fsync": (),
     "fdatasync": (),
     "syncfs": (),
-    "fallocate": ("int", "int", FALLOCATE_MODES),
-    "truncate": ("int",),
+    "fallocate": ("offset", "offset", FALLOCATE_MODES),
+    "truncate": ("offset",),
     "unlink": (),
     "rename": ("path",),
-    "sql": (JOURNAL_MODES, SQL_KINDS, "int", "int"),
-    "fill": ("int",),
-    "reclaim": ("int", "int", "int", "str"),
+    "sql": (JOURNAL_MODES, SQL_KINDS, "offset", "blob"),
+    "fill": ("percent",),
+    "reclaim": ("percent", "u64", "u64", "glob"),
 }
+_INT_LIMITS = {"offset": MAX_FILE_OFFSET, "u64": MAX_U64, "blob": MAX_SQL_BLOB}
+_SPANS = ("write", "read", "fallocate")  # OFFSET + LENGTH within the largest file offset
 
 
 class TraceError(ValueError):
@@ -53,10 +64,32 @@ class Op:
     args: tuple = ()
 
     def line(self) -> str:
-        fields = [str(self.time_us), str(self.thread), self.op, escape(self.path)]
+        fields = [str(self.time_us), str(self.thread), self.op, _path_field(self.path)]
         for kind, value in zip(OP_ARGS[self.op], self.args, strict=True):
-            fields.append(escape(value) if kind == "path" else str(value))
+            if kind == "path":
+                fields.append(_path_field(value))
+            elif kind == "percent":
+                fields.append(_percent_text(value))
+            else:
+                fields.append(str(value))
         return "\t".join(fields)
+
+
+def _path_field(path: str) -> str:
+    """An escaped PATH field; a file named `-` is written `\\x2d`, since a bare `-` means
+    "no path" in the format and is refused."""
+    text = escape(path)
+    return "\\x2d" if text == "-" else text
+
+
+def _percent_text(value: float) -> str:
+    """A percentage as the replayer reads it: digits with an optional fraction."""
+    if isinstance(value, int):
+        return str(value)
+    text = repr(float(value))
+    if "e" in text:
+        text = format(value, ".15f").rstrip("0").rstrip(".")
+    return text
 
 
 _ESCAPES = {"\\": "\\\\", "\t": "\\t", "\n": "\\n"}
@@ -78,26 +111,34 @@ def escape(text: str) -> str:
     return "".join(out)
 
 
-_UNESCAPE = re.compile(r"\\(x[0-9a-fA-F]{2}|.)", re.DOTALL)
+_SIMPLE_ESCAPES = {"\\": "\\", "t": "\t", "n": "\n"}
+_HEX = "0123456789abcdefABCDEF"
 
 
 def unescape(text: str) -> str:
-    def replace(match: re.Match) -> str:
-        token = match.group(1)
-        if token == "\\":
-            return "\\"
-        if token == "t":
-            return "\t"
-        if token == "n":
-            return "\n"
-        if token.startswith("x") and len(token) == 3:
-            value = int(token[1:], 16)
-            return chr(value) if value < 0x80 else chr(0xDC00 + value)
-        raise ValueError(f"unknown escape \\{token}")
-
-    if text.endswith("\\") and not text.endswith("\\\\"):
-        raise ValueError("dangling backslash")
-    return _UNESCAPE.sub(replace, text)
+    """Undo `escape` in one left-to-right pass, as the replayer does: `\\\\`, `\\t`,
+    `\\n`, `\\xHH` (hex in either case); any other backslash sequence is an error."""
+    out = []
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        if ch != "\\":
+            out.append(ch)
+            i += 1
+            continue
+        token = text[i + 1 : i + 2]
+        if token in _SIMPLE_ESCAPES:
+            out.append(_SIMPLE_ESCAPES[token])
+            i += 2
+        elif token == "x" and len(text) >= i + 4 and all(c in _HEX for c in text[i + 2 : i + 4]):
+            value = int(text[i + 2 : i + 4], 16)
+            out.append(chr(value) if value < 0x80 else chr(0xDC00 + value))
+            i += 4
+        elif token == "":
+            raise ValueError("dangling backslash")
+        else:
+            raise ValueError(f"unknown escape \\{token}")
+    return "".join(out)
 
 
 def path_problem(path: str) -> str | None:
@@ -117,8 +158,9 @@ def make_op(time_us: int, thread: int, op: str, path: str, *args) -> Op:
     """A checked operation (raises ValueError on a bad one)."""
     if op not in OP_ARGS:
         raise ValueError(f"unknown op {op!r}")
-    if time_us < 0 or thread < 0:
-        raise ValueError("time and thread must be non-negative")
+    for name, value in (("TIME_US", time_us), ("THREAD", thread)):
+        if not isinstance(value, int) or not 0 <= value <= MAX_U64:
+            raise ValueError(f"{name} {value!r} is not an integer from 0 to 2^64 - 1")
     problem = path_problem(path)
     if problem:
         raise ValueError(problem)
@@ -126,21 +168,47 @@ def make_op(time_us: int, thread: int, op: str, path: str, *args) -> Op:
     if len(args) != len(kinds):
         raise ValueError(f"{op} takes {len(kinds)} argument(s), got {len(args)}")
     for kind, value in zip(kinds, args, strict=True):
-        if kind == "int" and (not isinstance(value, int) or value < 0):
-            raise ValueError(f"{op}: {value!r} is not a non-negative integer")
+        if kind in _INT_LIMITS:
+            limit = _INT_LIMITS[kind]
+            if not isinstance(value, int) or not 0 <= value <= limit:
+                raise ValueError(f"{op}: {value!r} is not an integer from 0 to {limit}")
+        if kind == "percent" and (
+            not isinstance(value, int | float) or not 0 <= value <= 100 or value != value
+        ):
+            raise ValueError(f"{op}: PERCENT {value!r} is not a number from 0 to 100")
         if kind == "path":
             problem = path_problem(value)
             if problem:
                 raise ValueError(f"{op}: {problem}")
+        if kind == "glob" and (not isinstance(value, str) or value == "" or "/" in value):
+            raise ValueError(f"{op}: GLOB must be a non-empty file-name pattern without '/'")
         if isinstance(kind, tuple) and value not in kind:
             raise ValueError(f"{op}: {value!r} is not one of {', '.join(kind)}")
+    if op in _SPANS and args[0] + args[1] > MAX_FILE_OFFSET:
+        raise ValueError(f"{op}: OFFSET + LENGTH beyond the largest file offset")
     return Op(time_us, thread, op, path, tuple(args))
 
 
-def _parse_int(text: str, what: str) -> int:
+def _parse_int(text: str, what: str, limit: int = MAX_U64) -> int:
     if not text.isdigit() or not text.isascii():
         raise ValueError(f"{what} {text!r} is not a non-negative integer")
-    return int(text)
+    digits = text.lstrip("0") or "0"
+    value = int(digits) if len(digits) <= 20 else limit + 1  # no 4300-digit int parse
+    if value > limit:
+        raise ValueError(f"{what} {text[:40]!r} is too large (at most {limit})")
+    return value
+
+
+_PERCENT = re.compile(r"[0-9]+(\.[0-9]+)?")
+
+
+def _parse_percent(text: str) -> int | float:
+    if not _PERCENT.fullmatch(text):
+        raise ValueError(f"PERCENT {text!r} is not a percentage (like 70 or 72.5)")
+    value = float(text)
+    if value > 100:
+        raise ValueError(f"PERCENT {text!r} is above 100")
+    return int(text) if text.isdigit() else value
 
 
 def parse_line(text: str) -> Op:
@@ -159,23 +227,35 @@ def parse_line(text: str) -> Op:
     path = unescape(fields[3])
     args = []
     for kind, field in zip(kinds, fields[4:], strict=True):
-        if kind == "int":
-            args.append(_parse_int(field, f"{op} argument"))
+        if kind in _INT_LIMITS:
+            args.append(_parse_int(field, f"{op} argument", _INT_LIMITS[kind]))
+        elif kind == "percent":
+            args.append(_parse_percent(field))
         elif kind == "path":
+            if field == "-":
+                raise ValueError("NEWPATH '-': this operation needs a path")
             args.append(unescape(field))
         else:
             args.append(field)
+    if fields[3] == "-":
+        raise ValueError("this operation needs a path, not '-' (write a file named - as ./-)")
     return make_op(time_us, thread, op, path, *args)
 
 
 def iter_trace(path: Path | str) -> Iterator[tuple[int, Op]]:
-    """(line number, Op) for each operation; TraceError names FILE:LINE on the first problem."""
+    """(line number, Op) for each operation; TraceError names FILE:LINE on the first problem.
+
+    Accepts exactly the lines the replayer accepts (`mobifrag-agent replay --check`):
+    bytes that are not UTF-8 are kept (surrogateescape) as the replayer keeps them, a NUL
+    byte anywhere is an error, and at most TRACE_MAX_THREADS distinct THREAD values."""
     name = str(path)
     last_time: dict[int, int] = {}
     header_seen = False
-    with open(path, encoding="utf-8", newline="\n") as handle:
+    with open(path, encoding="utf-8", errors="surrogateescape", newline="\n") as handle:
         for number, raw in enumerate(handle, start=1):
             text = raw[:-1] if raw.endswith("\n") else raw
+            if "\0" in text:
+                raise TraceError(f"{name}:{number}: NUL byte in line")
             if number == 1:
                 if text != HEADER:
                     raise TraceError(f"{name}:1: first line must be exactly {HEADER!r}")
@@ -187,6 +267,11 @@ def iter_trace(path: Path | str) -> Iterator[tuple[int, Op]]:
                 op = parse_line(text)
             except ValueError as error:
                 raise TraceError(f"{name}:{number}: {error}") from None
+            if op.thread not in last_time and len(last_time) == TRACE_MAX_THREADS:
+                raise TraceError(
+                    f"{name}:{number}: THREAD {op.thread} is distinct THREAD value number "
+                    f"{TRACE_MAX_THREADS + 1}; a trace may use at most {TRACE_MAX_THREADS}"
+                )
             if op.time_us < last_time.get(op.thread, 0):
                 raise TraceError(
                     f"{name}:{number}: TIME_US {op.time_us} goes back in thread {op.thread}"
