@@ -13,12 +13,16 @@ fs=$1 mkfs_options=$2 trace=$3 seed=$4
 mnt=$TMPDIR/fs
 [ -f "$trace" ] || die "no trace $trace"
 
+progress_plan 3
+progress_step "mkfs and mount $fs"
 make_fs "$fs" "$mkfs_options"
 mount_fs "$fs" "$mnt"
 mkdir -p "$mnt/data"
+progress_step "replay $(basename "$trace" .iotrace)"
 "$MOBIFRAG_AGENT" replay --trace "$trace" --root "$mnt/data" --seed "$seed" \
   > replay.json || die "aging replay failed"
 remount_fs "$fs" "$mnt"
+progress_step fragcheck
 snapshot "$mnt/data" snapshot
 df -k "$mnt" > df.txt
 umount "$mnt"

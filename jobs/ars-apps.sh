@@ -21,6 +21,7 @@ mnt=$TMPDIR/fs
 : > create.tsv
 : > phases.tsv
 mkdir -p replay
+progress_plan 4
 
 # replay_app APP STATE: the app's scenario traces, one after the other.
 replay_app() {

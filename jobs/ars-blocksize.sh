@@ -15,8 +15,10 @@ scheme=$1 file=$2 sizes=$3 reads=$4
 mnt=$TMPDIR/fs
 printf 'block_size\trun\tbytes\tns\n' > reads.tsv
 : > fsck.txt
+progress_plan $((3 * $(echo "$sizes" | wc -w)))
 
 for bs in $sizes; do
+  progress_step "mkfs, mount and write with $bs-byte requests"
   scheme_mount "$scheme" "$mnt"
   mkdir "$mnt/bs-$bs"
   ars_mark "$mnt/bs-$bs/file.db" "$file"
@@ -24,7 +26,9 @@ for bs in $sizes; do
     --size="$file" --ioengine=psync --fsync=1 --fallocate=none --randrepeat=1 \
     --output=/dev/null || die "fio (bs $bs) failed"
   remount_fs f2fs "$mnt"
+  progress_step "fragcheck $bs"
   snapshot "$mnt/bs-$bs" "snapshot/$bs"
+  progress_step "measured: $reads cold reads ($bs)"
   cold_reads "$bs" "$mnt/bs-$bs/file.db" "$reads" "$file"
   umount "$mnt"
   f2fs_fsck "bs-$bs"

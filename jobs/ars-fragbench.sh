@@ -19,6 +19,7 @@ mnt=$TMPDIR/fs
 : > fsck.txt
 : > create.tsv
 : > phases.tsv
+progress_plan 5
 
 phase reserved-files
 scheme_mount "$scheme" "$mnt"

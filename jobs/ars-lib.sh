@@ -81,6 +81,7 @@ ars_guest() {
 # phase NAME: the guest's clock at the start of a job phase, into ./phases.tsv.
 phase() {
   printf '%s\t%s\n' "$1" "$(date +%s.%N)" >> phases.tsv
+  [ "$1" = end ] || progress_step "$1"
 }
 
 # traced NAME COMMAND...: COMMAND as one measured phase under blktrace (lib.sh), into

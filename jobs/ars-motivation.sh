@@ -16,10 +16,12 @@ scheme=$1 file=$2 writers=$3 reads=$4
 mnt=$TMPDIR/fs
 printf 'file\trun\tbytes\tns\n' > reads.tsv
 : > fsck.txt
+progress_plan 6
 
 for kind in continuous fragmented; do
   jobs=1
   [ "$kind" = fragmented ] && jobs=$writers
+  progress_step "mkfs, mount and write the $kind file ($jobs writers)"
   scheme_mount "$scheme" "$mnt"
   mkdir "$mnt/$kind"
   ars_mark "$mnt/$kind/file.db" "$file"
@@ -27,7 +29,9 @@ for kind in continuous fragmented; do
     --size=$(( file / jobs )) --offset_increment=$(( file / jobs )) --numjobs="$jobs" \
     --ioengine=psync --fsync=1 --fallocate=none --output=/dev/null || die "fio ($kind) failed"
   remount_fs f2fs "$mnt"
+  progress_step "fragcheck $kind"
   snapshot "$mnt/$kind" "snapshot/$kind"
+  progress_step "measured: $reads cold reads of the $kind file"
   cold_reads "$kind" "$mnt/$kind/file.db" "$reads" "$file"
   umount "$mnt"
   f2fs_fsck "$kind"

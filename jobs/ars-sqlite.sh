@@ -18,6 +18,7 @@ mnt=$TMPDIR/fs
 : > fsck.txt
 : > create.tsv
 : > phases.tsv
+progress_plan 3
 
 phase fragbench
 scheme_mount "$scheme" "$mnt"

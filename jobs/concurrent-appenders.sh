@@ -10,11 +10,15 @@ set -eu
 fs=$1 mkfs_options=$2 writers=$3 record=$4 file=$5
 mnt=$TMPDIR/fs
 
+progress_plan 3
+progress_step "mkfs and mount $fs"
 make_fs "$fs" "$mkfs_options"
 mount_fs "$fs" "$mnt"
 mkdir "$mnt/data"
+progress_step "append: $writers writers"
 "$MOBIFRAG_AGENT" append --dir "$mnt/data" --threads "$writers" --record-size "$record" \
   --file-size "$file" --prefix writer --suffix .db --sync fsync > append.json
 remount_fs "$fs" "$mnt"
+progress_step fragcheck
 snapshot "$mnt/data" snapshot
 umount "$mnt"

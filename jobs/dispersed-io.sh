@@ -12,12 +12,16 @@ fs=$1 mkfs_options=$2 file=$3 ios=$4 regions=$5 seed=$6
 mnt=$TMPDIR/fs
 command -v fio > /dev/null || die "fio is not installed"
 
+progress_plan $((3 + 2 * $(echo "$regions" | wc -w)))
+progress_step "mkfs and mount $fs"
 make_fs "$fs" "$mkfs_options"
 mount_fs "$fs" "$mnt"
 mkdir -p "$mnt/data" fio
+progress_step "write the file"
 "$MOBIFRAG_AGENT" append --dir "$mnt/data" --threads 1 --record-size 1M --file-size "$file" \
   --prefix large --suffix .bin --sync none > large-file.json || die "cannot write the file"
 remount_fs "$fs" "$mnt"
+progress_step fragcheck
 snapshot "$mnt/data" snapshot
 
 for region in $regions; do
@@ -26,6 +30,7 @@ for region in $regions; do
       write) mode="--rw=randwrite --sync=1" ;;
       read) mode="--rw=randread --direct=1" ;;
     esac
+    progress_step "measured: $op in $region MiB"
     sync
     echo 3 > /proc/sys/vm/drop_caches
     trace_start "$op-$region"

@@ -29,7 +29,9 @@ command -v postmark > /dev/null || die "postmark is not installed (apt-get insta
 job_start=$(date +%s%N)
 phase() {
   echo "phase $1 at $(( ($(date +%s%N) - job_start) / 1000000 )) ms"
+  [ "$1" = 'done' ] || progress_step "$1"
 }
+progress_plan 6
 
 drop_caches() {
   sync

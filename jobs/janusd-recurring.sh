@@ -15,23 +15,35 @@ ls "$trace_dir"/day-*.iotrace > /dev/null 2>&1 || die "no day-NN.iotrace files i
 [ "$interval" -ge 1 ] 2> /dev/null || die "interval $interval is not a number of days >= 1"
 command -v e4defrag > /dev/null || die "e4defrag is not installed"
 
+days=0 defrags=0
+for trace in "$trace_dir"/day-*.iotrace; do
+  day=$(basename "$trace" .iotrace | sed 's/^day-0*//')
+  days=$((days + 1))
+  if [ -n "$day" ] && [ $((day % interval)) -eq 0 ]; then defrags=$((defrags + 1)); fi
+done
+progress_plan $((1 + days + 3 * defrags))
+progress_step "mkfs and mount $fs"
 make_fs "$fs" "$mkfs_options"
 mount_fs "$fs" "$mnt"
 mkdir -p "$mnt/data" replay defrag
 for trace in "$trace_dir"/day-*.iotrace; do
   name=$(basename "$trace" .iotrace)
   day=$(echo "${name#day-}" | sed 's/^0*//')
+  progress_step "replay $name"
   "$MOBIFRAG_AGENT" replay --trace "$trace" --root "$mnt/data" --seed "$seed" \
     > "replay/$name.json" || die "replay of $name failed"
   if [ -z "$day" ] || [ $((day % interval)) -ne 0 ]; then continue; fi
   remount_fs "$fs" "$mnt"
+  progress_step "fragcheck before e4defrag ($name)"
   snapshot "$mnt/data" "defrag/$name/before"
+  progress_step "measured: e4defrag ($name)"
   trace_start "$name"
   e4defrag -v "$mnt/data" > "defrag/$name/e4defrag.log" 2>&1 \
     || echo "e4defrag exited $?" >> "defrag/$name/e4defrag.log"
   sync
   trace_stop "$name"
   remount_fs "$fs" "$mnt"
+  progress_step "fragcheck after e4defrag ($name)"
   snapshot "$mnt/data" "defrag/$name/after"
 done
 umount "$mnt"

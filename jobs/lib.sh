@@ -8,6 +8,46 @@
 
 die() { echo "job: $*" >&2; exit 1; }
 
+# Progress: one phase line at each natural step of a job (file system made, each replay
+# or aging step, each measured phase, each fragcheck), in the one format the runners
+# parse (mobifrag/platform/emulator.py, parse_phase) and stream into the rule's log:
+#   mobifrag-phase: <experiment> step <i>/<n> <what> written=<bytes>
+# <experiment> is the job script's name (or MOBIFRAG_EXPERIMENT), <n> what
+# progress_plan announced (raised to <i> if a job takes more steps), <bytes> what the
+# test disk has had written to it since boot (its /sys/class/block/<disk>/stat), or -
+# where that is unknown. The line goes to the job's log (stdout) and, where the runner
+# names one, to MOBIFRAG_PHASE_OUT (in the emulator, the guest's console).
+PROGRESS_STEP=0
+PROGRESS_STEPS=0
+
+# count ARGS...: how many arguments (e.g. the files a glob matched)
+count() { echo $#; }
+
+# progress_plan N: the job will take N steps.
+progress_plan() {
+  PROGRESS_STEPS=$1
+  PROGRESS_STEP=0
+}
+
+# disk_written_bytes: bytes written to the test disk since boot, or -
+disk_written_bytes() {
+  progress_stat=/sys/class/block/$(basename "$(readlink -f "${MOBIFRAG_DISK:-/nonexistent}")")/stat
+  awk '{ printf "%.0f\n", $7 * 512 }' "$progress_stat" 2> /dev/null || echo -
+}
+
+# progress_step WHAT...: the next step begins.
+progress_step() {
+  PROGRESS_STEP=$((PROGRESS_STEP + 1))
+  [ "$PROGRESS_STEP" -le "$PROGRESS_STEPS" ] || PROGRESS_STEPS=$PROGRESS_STEP
+  progress_line="mobifrag-phase: ${MOBIFRAG_EXPERIMENT:-$(basename "$0" .sh)}"
+  progress_line="$progress_line step $PROGRESS_STEP/$PROGRESS_STEPS $*"
+  progress_line="$progress_line written=$(disk_written_bytes)"
+  echo "$progress_line"
+  if [ -n "${MOBIFRAG_PHASE_OUT:-}" ]; then
+    { echo "$progress_line" >> "$MOBIFRAG_PHASE_OUT"; } 2> /dev/null || true
+  fi
+}
+
 # Formatting is fenced: only inside the study's emulator guest (its init writes
 # GUEST_MARKER, holding that boot's id, on the guest's own tmpfs) or in a job the adb
 # runner opted in after checking the disk on the device (it exports the disk's device

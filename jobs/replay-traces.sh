@@ -13,14 +13,23 @@ fs=$1 mkfs_options=$2 trace_dir=$3 seed=$4
 mnt=$TMPDIR/fs
 ls "$trace_dir"/*.iotrace > /dev/null 2>&1 || die "no .iotrace files in $trace_dir"
 
-[ "$mkfs_options" = aged ] || make_fs "$fs" "$mkfs_options"
+traces=$(count "$trace_dir"/*.iotrace)
+progress_plan $((1 + 2 * traces))
+if [ "$mkfs_options" = aged ]; then
+  progress_step "mount the aged $fs"
+else
+  progress_step "mkfs and mount $fs"
+  make_fs "$fs" "$mkfs_options"
+fi
 mount_fs "$fs" "$mnt"
 mkdir -p "$mnt/data" replay snapshots freespace
 for trace in "$trace_dir"/*.iotrace; do
   name=$(basename "$trace" .iotrace)
+  progress_step "replay $name"
   "$MOBIFRAG_AGENT" replay --trace "$trace" --root "$mnt/data" --seed "$seed" \
     > "replay/$name.json" || die "replay of $name failed"
   remount_fs "$fs" "$mnt"
+  progress_step "fragcheck $name"
   snapshot "$mnt/data" "snapshots/$name"
   free_space_histogram "$fs" > "freespace/$name.txt"
 done

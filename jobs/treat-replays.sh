@@ -14,17 +14,22 @@ shift 4
 mnt=$TMPDIR/fs
 ls "$trace_dir"/*.iotrace > /dev/null 2>&1 || die "no .iotrace files in $trace_dir"
 
+traces=$(count "$trace_dir"/*.iotrace)
+progress_plan $((3 * traces * $#))
 mkdir -p replay snapshots
 for trace in "$trace_dir"/*.iotrace; do
   name=$(basename "$trace" .iotrace)
   for unit in "$@"; do
+    progress_step "mkfs and mount $fs for $name, unit $unit"
     make_fs "$fs" "$mkfs_options"
     mount_fs "$fs" "$mnt"
     mkdir -p "$mnt/data"
+    progress_step "replay $name"
     "$MOBIFRAG_AGENT" replay --trace "$trace" --root "$mnt/data" --seed "$seed" \
       --sqlite-prealloc "$unit" > "replay/$name-unit-$unit.json" \
       || die "replay of $name with unit $unit failed"
     remount_fs "$fs" "$mnt"
+    progress_step "fragcheck $name, unit $unit"
     snapshot "$mnt/data" "snapshots/$name/unit-$unit"
     umount "$mnt"
   done

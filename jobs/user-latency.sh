@@ -22,6 +22,9 @@ command -v sqlite3 > /dev/null || die "sqlite3 is not installed"
 drop_caches() { sync; echo 3 > /proc/sys/vm/drop_caches; }
 now() { date +%s%N; }
 
+apps=$(($(wc -l < "$install_dir/apps.tsv") - 1))
+progress_plan $((3 + 2 * apps))
+progress_step "mount the aged $fs"
 mount_fs "$fs" "$mnt"
 mkdir -p replay launch
 printf 'phase\tapp\tns\n' > latency.tsv.partial
@@ -29,6 +32,7 @@ printf 'phase\tapp\tns\n' > latency.tsv.partial
 while IFS="$(printf '\t')" read -r app package trace; do
   [ "$app" = app ] && continue
   drop_caches
+  progress_step "measured: install $app"
   trace_start "install-$app"
   start=$(now)
   "$MOBIFRAG_AGENT" replay --trace "$install_dir/$trace" --root "$root" --seed "$seed" \
@@ -44,6 +48,7 @@ while IFS="$(printf '\t')" read -r app package trace; do
     > "launch/$app.txt"
   [ -s "launch/$app.txt" ] || die "no installed files of $app"
   drop_caches
+  progress_step "measured: launch $app"
   trace_start "launch-$app"
   start=$(now)
   (cd "$root" && xargs cat < "$here/launch/$app.txt" > /dev/null) || die "launching $app failed"
@@ -55,6 +60,7 @@ mkdir -p "$root/tiles"
 cp "$tile_db" "$root/tiles/$(basename "$tile_db")"
 db=$root/tiles/$(basename "$tile_db")
 drop_caches
+progress_step "measured: sqlite queries"
 trace_start sqlite
 start=$(now)
 sqlite3 -readonly "$db" < "$queries" > /dev/null || die "sqlite3 queries failed"
@@ -62,6 +68,7 @@ printf 'sqlite\ttiles\t%s\n' $(( $(now) - start )) >> latency.tsv.partial
 trace_stop sqlite
 
 remount_fs "$fs" "$mnt"
+progress_step fragcheck
 snapshot "$root" snapshot
 umount "$mnt"
 mv latency.tsv.partial latency.tsv

@@ -36,7 +36,9 @@ Outputs are pulled into `<out>.partial/`; only a pull that completed for a job t
 exited 0 is renamed to `<out>`. A failure of any kind (a wrong serial, a device that
 disappears, a full device, a failed job, a timeout) raises DeviceError naming what is
 wrong, and whatever was pulled stays in `<out>.partial/`. Every adb/fastboot command and
-its output goes to the session log (the rule's console log).
+its output goes to the session log (the rule's console log); the job's own session is
+streamed there as it runs (its phase lines, jobs/lib.sh), with a heartbeat on stderr
+as in the emulator (mobifrag/platform/emulator.py, Progress).
 
 Dry run (MOBIFRAG_DRY_RUN=1 or platform.dry_run: true): every adb/fastboot command is
 printed in order, and none is run.
@@ -55,12 +57,14 @@ import shlex
 import shutil
 import subprocess
 import sys
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
 from mobifrag import REPO
+from mobifrag.platform.emulator import Progress, heartbeat_interval, wait_with_heartbeat
 from mobifrag.workflow.profiles import (
     ProfileError,
     adb_fence_problems,
@@ -131,6 +135,60 @@ class Tool:
         if done.returncode != 0:
             raise self.failure(step, done.returncode, output)
         return done.stdout
+
+    def stream(self, step: str, *args: str, timeout: float, progress: Progress) -> str:
+        """run(), with the command's output written to the log as it comes and fed to
+        `progress`, whose heartbeat goes out meanwhile."""
+        if self.dry_run:
+            return self.run(step, *args, timeout=timeout)
+        self.log.write(f"$ {shlex.join(self.argv(*args))}\n")
+        self.log.flush()
+        try:
+            process = subprocess.Popen(
+                self.argv(*args),
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                text=True,
+                errors="replace",
+            )
+        except FileNotFoundError:
+            raise DeviceError(
+                f"{self.program} not found: install it with 'apt-get install {self.program}'"
+            ) from None
+        lines: list[str] = []
+        fresh: list[str] = []
+        lock = threading.Lock()
+
+        def copy() -> None:
+            for line in process.stdout:
+                self.log.write(line)
+                self.log.flush()
+                with lock:
+                    lines.append(line)
+                    fresh.append(line)
+
+        def drain() -> str:
+            with lock:
+                text = "".join(fresh)
+                fresh.clear()
+            return text
+
+        reader = threading.Thread(target=copy, daemon=True)
+        reader.start()
+        try:
+            finished = wait_with_heartbeat(process, timeout, progress, drain)
+        finally:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+            reader.join(timeout=10)
+        if not finished:
+            raise StepTimeout(f"{step}: still running after {timeout:.0f} s")
+        output = "".join(lines)
+        if process.returncode != 0:
+            raise self.failure(step, process.returncode, output)
+        return output
 
     def failure(self, step: str, status: int, output: str) -> DeviceError:
         text = output.strip() or "(no output)"
@@ -245,7 +303,7 @@ def check_agent(agent: Path | None) -> Path:
     if header[:4] != b"\x7fELF" or int.from_bytes(header[18:20], "little") != ELF_MACHINE_AARCH64:
         raise DeviceError(
             f"agent binary {agent} is not an aarch64 executable: the device needs "
-            "agent/build/aarch64/mobifrag-agent (rules/device.smk)"
+            "agent/build/aarch64/mobifrag-agent (rules/infra/device.smk)"
         )
     return agent
 
@@ -409,6 +467,9 @@ def wrapper_script(plan: DevicePlan, disk: CheckedDisk, env: tuple[tuple[str, st
             'chmod 755 "$MOBIFRAG_AGENT"',
             SHIMS,
             'cd "$MOBIFRAG_OUT" || exit 1',
+            # The job's phase lines also go to this session's output, which the runner
+            # streams into the console log (a write that fails there is dropped).
+            'export MOBIFRAG_PHASE_OUT="/proc/$$/fd/1"',
             BLKTRACE_START,
             f"{job} > job.log 2>&1 &",
             "job=$!",
@@ -467,8 +528,17 @@ class Session:
     def platform(self) -> dict:
         return self.profile["platform"]
 
-    def shell(self, step: str, script: str, timeout: float = COMMAND_TIMEOUT_S) -> str:
-        return self.adb.run(step, *as_root(self.platform, script), timeout=timeout)
+    def shell(
+        self,
+        step: str,
+        script: str,
+        timeout: float = COMMAND_TIMEOUT_S,
+        progress: Progress | None = None,
+    ) -> str:
+        command = as_root(self.platform, script)
+        if progress is not None:
+            return self.adb.stream(step, *command, timeout=timeout, progress=progress)
+        return self.adb.run(step, *command, timeout=timeout)
 
 
 def connect(session: Session) -> None:
@@ -523,11 +593,13 @@ def push_all(session: Session, agent: Path, wrapper: Path) -> None:
     session.adb.run("pushing the job wrapper", "push", str(wrapper), f"{plan.run_dir}/run.sh")
 
 
-def run_wrapper(session: Session, timeout: float) -> DeviceError | None:
+def run_wrapper(
+    session: Session, timeout: float, progress: Progress | None = None
+) -> DeviceError | None:
     """Runs run.sh; a failure is returned (not raised) so the outputs are still pulled."""
     run_sh = f"sh {shlex.quote(session.plan.run_dir)}/run.sh"
     try:
-        session.shell("the job", run_sh, timeout=timeout)
+        session.shell("the job", run_sh, timeout=timeout, progress=progress)
     except StepTimeout:
         stop_job(session)
         return DeviceError(f"job still running on the device after {timeout:.0f} s, stopped")
@@ -638,7 +710,15 @@ def run_session(session: Session, spec, out: Path, wrapper: Path) -> str:
     wrapper.write_text(wrapper_script(session.plan, disk, spec.env))
     push_all(session, spec.agent or Path(AGENT_NAME), wrapper)
     timeout = spec.timeout_s or session.platform["job_timeout_s"]
-    job_error = run_wrapper(session, timeout)
+    label = session.adb.log.name if isinstance(session.adb.log.name, str) else "job"
+    progress = Progress(
+        Path(label).name.removesuffix(".log").removesuffix(".console"),
+        time.monotonic(),
+        heartbeat_interval(),
+        getattr(spec, "expect_seconds", None),
+        stream=sys.stderr,
+    )
+    job_error = run_wrapper(session, timeout, progress)
     pull_error = None if isinstance(job_error, DeviceGone) else pull_outputs(session)
     if session.adb.dry_run:
         clean_device(session)

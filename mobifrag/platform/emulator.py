@@ -6,6 +6,12 @@ writable output directory; a fresh raw image made for this run is the test disk
 exit status. A guest that hangs is killed after the profile's timeout; a guest that
 panics or dies leaves no exit status. Either way the caller gets an EmulatorError holding
 the console log's tail, and the output directory is not created.
+
+While the guest runs, the job's phase lines (jobs/lib.sh, progress_step) reach the
+console log through the guest's console, and every HEARTBEAT_INTERVAL_S the runner
+prints one heartbeat line on its stderr (Snakemake shows it): elapsed time, the expected
+time left where a previous run's time is known, the last phase line and the bytes
+written to the test disk.
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ import contextlib
 import ctypes
 import json
 import os
+import re
 import shlex
 import shutil
 import signal
@@ -23,6 +30,7 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TextIO
 
 from mobifrag import REPO
 
@@ -30,6 +38,10 @@ GUEST_INIT = REPO / "mobifrag" / "platform" / "guest" / "init.sh"
 QEMU = "qemu-system-x86_64"
 CONSOLE_TAIL_LINES = 40
 KVM_PROBE_TIMEOUT_S = 60
+# A heartbeat on the runner's stderr this often while a guest runs (issue 21: at least
+# every 30 s); MOBIFRAG_HEARTBEAT_S overrides it (tests use a short one).
+HEARTBEAT_INTERVAL_S = 20.0
+HEARTBEAT_ENV = "MOBIFRAG_HEARTBEAT_S"
 
 
 class EmulatorError(RuntimeError):
@@ -52,6 +64,8 @@ class GuestJob:
     cpus: int = 1
     memory_mib: int = 1024
     timeout_s: float = 3600
+    # A previous run's seconds (its benchmark file), for the heartbeat's time left.
+    expect_seconds: float | None = None
 
 
 @dataclass(frozen=True)
@@ -141,6 +155,208 @@ def write_job_wrapper(job: GuestJob, share: Path) -> None:
     (share / "host-path").write_text(os.environ.get("PATH", "") + "\n")
 
 
+# --- progress while the guest runs -------------------------------------------------------
+
+PHASE_PREFIX = "mobifrag-phase:"
+# mobifrag-phase: <experiment> step <i>/<n> <what> written=<bytes>   (jobs/lib.sh)
+PHASE_LINE = re.compile(
+    re.escape(PHASE_PREFIX)
+    + r" (?P<experiment>\S+) step (?P<step>\d+)/(?P<steps>\d+) (?P<what>.*?)"
+    + r" ?written=(?P<written>\d+|-)\s*$"
+)
+
+
+@dataclass(frozen=True)
+class Phase:
+    """One phase line of a job."""
+
+    experiment: str
+    step: int
+    steps: int
+    what: str
+    written: int | None
+
+
+def parse_phase(line: str) -> Phase | None:
+    """The phase line in `line` (a console line may carry other text before it: a
+    carriage return, a kernel message cut short), or None."""
+    start = line.find(PHASE_PREFIX)
+    if start < 0:
+        return None
+    match = PHASE_LINE.match(line[start:].rstrip("\r\n"))
+    if match is None:
+        return None
+    written = match["written"]
+    return Phase(
+        experiment=match["experiment"],
+        step=int(match["step"]),
+        steps=int(match["steps"]),
+        what=match["what"].strip(),
+        written=None if written == "-" else int(written),
+    )
+
+
+def heartbeat_interval(environ=os.environ) -> float:
+    """HEARTBEAT_INTERVAL_S, or MOBIFRAG_HEARTBEAT_S's seconds when it is a positive
+    number no longer than that."""
+    try:
+        value = float(environ.get(HEARTBEAT_ENV, ""))
+    except ValueError:
+        return HEARTBEAT_INTERVAL_S
+    return value if 0 < value <= HEARTBEAT_INTERVAL_S else HEARTBEAT_INTERVAL_S
+
+
+def duration(seconds: float) -> str:
+    """12s, 4m05s, 1h02m."""
+    seconds = max(0, int(seconds))
+    if seconds < 60:
+        return f"{seconds}s"
+    if seconds < 3600:
+        return f"{seconds // 60}m{seconds % 60:02d}s"
+    return f"{seconds // 3600}h{seconds % 3600 // 60:02d}m"
+
+
+def mib(count: int) -> str:
+    return f"{count / (1024 * 1024):.1f} MiB"
+
+
+class Progress:
+    """What a running job has shown so far, and its heartbeat: `feed` takes the output
+    the job's session printed (console text, in pieces as it comes), `beat(now)` writes
+    one heartbeat line when one is due. The clock is the caller's (monotonic seconds),
+    so tests drive it without waiting."""
+
+    def __init__(
+        self,
+        label: str,
+        start: float,
+        interval: float = HEARTBEAT_INTERVAL_S,
+        expect_seconds: float | None = None,
+        disk: Path | None = None,
+        stream: TextIO | None = None,
+    ):
+        self.label = label
+        self.start = start
+        self.interval = interval
+        self.expect_seconds = expect_seconds
+        self.disk = disk
+        self.stream = stream
+        self.next_due = start + interval
+        self.phase: Phase | None = None
+        self.phases = 0
+        self.beats = 0
+        self.partial = ""
+
+    def feed(self, text: str) -> None:
+        lines = (self.partial + text).split("\n")
+        self.partial = lines.pop()
+        for line in lines:
+            phase = parse_phase(line)
+            if phase is not None:
+                self.phase = phase
+                self.phases += 1
+
+    def disk_allocated(self) -> int | None:
+        """Bytes the test disk image holds on the host (a sparse image grows as the
+        guest writes; a copied base image counts from the start)."""
+        if self.disk is None:
+            return None
+        try:
+            return self.disk.stat().st_blocks * 512
+        except OSError:
+            return None
+
+    def line(self, now: float) -> str:
+        elapsed = now - self.start
+        parts = [f"{duration(elapsed)} elapsed"]
+        if self.expect_seconds:
+            left = self.expect_seconds - elapsed
+            previous = f"previous run {duration(self.expect_seconds)}"
+            if left >= 0:
+                parts.append(f"about {duration(left)} left ({previous})")
+            else:
+                parts.append(f"{duration(-left)} over the {previous}")
+        phase = self.phase
+        if phase is None:
+            parts.append("no phase yet")
+        else:
+            text = f"step {phase.step}/{phase.steps} {phase.what}"
+            if phase.written is not None:
+                text += f", {mib(phase.written)} written"
+            parts.append(text)
+        allocated = self.disk_allocated()
+        if allocated is not None:
+            parts.append(f"disk image {mib(allocated)}")
+        return f"mobifrag-heartbeat: {self.label}: " + "; ".join(parts)
+
+    def due(self, now: float) -> bool:
+        return now >= self.next_due
+
+    def beat(self, now: float) -> str | None:
+        """The heartbeat line, written to the stream, when one is due; the next is due
+        one interval later on the same grid (a late beat does not shift it)."""
+        if not self.due(now):
+            return None
+        while self.next_due <= now:
+            self.next_due += self.interval
+        text = self.line(now)
+        self.beats += 1
+        if self.stream is not None:
+            self.stream.write(text + "\n")
+            self.stream.flush()
+        return text
+
+
+class ConsoleFollower:
+    """Reads what QEMU appended to the console log since the last call."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        self.offset = 0
+
+    def read(self) -> str:
+        try:
+            with open(self.path, "rb") as log:
+                log.seek(self.offset)
+                data = log.read()
+        except OSError:
+            return ""
+        self.offset += len(data)
+        return data.decode(errors="replace")
+
+
+def wait_with_heartbeat(
+    process: subprocess.Popen,
+    timeout_s: float,
+    progress: Progress | None = None,
+    poll=None,
+    clock=time.monotonic,
+) -> bool:
+    """Wait for `process` up to timeout_s; a heartbeat at every interval meanwhile
+    (`poll()` returns the session's new output for it). True when it ended in time."""
+    deadline = clock() + timeout_s
+    while True:
+        now = clock()
+        wait = deadline - now
+        if progress is not None:
+            wait = min(wait, progress.next_due - now)
+        try:
+            process.wait(timeout=max(wait, 0))
+            return True
+        except subprocess.TimeoutExpired:
+            pass
+        now = clock()
+        if now >= deadline:
+            return False
+        if progress is not None and progress.due(now):
+            try:
+                if poll is not None:
+                    progress.feed(poll())
+                progress.beat(now)
+            except (OSError, ValueError):  # progress never fails or stalls a run
+                progress = None
+
+
 PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 
 
@@ -166,9 +382,13 @@ def guest_dies_with_runner():
     return lambda: die_with_parent(signal.SIGKILL, parent=runner)
 
 
-def run_qemu(command: list[str], console: Path, timeout_s: float) -> tuple[bool, float]:
-    """Run QEMU to completion; returns (finished before the timeout, wall seconds)."""
+def run_qemu(
+    command: list[str], console: Path, timeout_s: float, progress: Progress | None = None
+) -> tuple[bool, float]:
+    """Run QEMU to completion; returns (finished before the timeout, wall seconds).
+    With `progress`, a heartbeat goes out at its interval, fed from the console log."""
     start = time.monotonic()
+    follower = ConsoleFollower(console)
     with open(console, "wb") as log:
         process = subprocess.Popen(
             command,
@@ -179,10 +399,7 @@ def run_qemu(command: list[str], console: Path, timeout_s: float) -> tuple[bool,
         )
         try:
             with termination_raises():
-                process.wait(timeout=timeout_s)
-            finished = True
-        except subprocess.TimeoutExpired:
-            finished = False
+                finished = wait_with_heartbeat(process, timeout_s, progress, follower.read)
         finally:
             # A runner stopped by a signal (a cluster scheduler's SIGTERM, a killed
             # workflow) must not leave its guest running on with nobody to wait for it.
@@ -287,7 +504,16 @@ def run_job(job: GuestJob, out_dir: Path, console: Path, accel: str = "auto") ->
     console.parent.mkdir(parents=True, exist_ok=True)
 
     chosen = choose_accel(job.kernel, accel)
-    finished, seconds = run_qemu(qemu_command(job, chosen, share, disk), console, job.timeout_s)
+    progress = Progress(
+        console.name.removesuffix(".log").removesuffix(".console"),
+        time.monotonic(),
+        heartbeat_interval(),
+        job.expect_seconds,
+        disk,
+        sys.stderr,
+    )
+    command = qemu_command(job, chosen, share, disk)
+    finished, seconds = run_qemu(command, console, job.timeout_s, progress)
     status = read_exit_status(share)
     if not (finished and status == 0 and job.keep_disk):
         disk.unlink(missing_ok=True)

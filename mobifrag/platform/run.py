@@ -2,17 +2,24 @@
 runner (emulator or device) serves which platform type.
 
     python -m mobifrag.platform.run --device NAME --kernel IMAGE --agent AGENT \
-        --script jobs/x.sh --disk-mib N --out DIR --console LOG -- ARGS...
+        --script jobs/x.sh --disk-mib N --out DIR --console LOG \
+        [--previous-benchmark TSV | --expect-seconds S] -- ARGS...
 
 Every runner follows one contract (jobs/lib.sh): the job script runs with its working
 directory as the output folder, finds its test disk in MOBIFRAG_DISK and the agent in
 MOBIFRAG_AGENT, and succeeds when it exits 0; then, and only then, its outputs appear in
 --out.
+
+While the job runs, its phase lines reach --console and a heartbeat line goes to stderr
+(mobifrag/platform/emulator.py, Progress); with the job's Snakemake benchmark file of
+an earlier run (--previous-benchmark; a missing one is no error) or --expect-seconds,
+the heartbeat also says about how long is left.
 """
 
 from __future__ import annotations
 
 import argparse
+import csv
 import json
 import signal
 import sys
@@ -40,6 +47,7 @@ class JobSpec:
     timeout_s: float | None
     disk_from: Path | None = None
     keep_disk: bool = False
+    expect_seconds: float | None = None
 
 
 def parse_env(pairs: list[str]) -> tuple[tuple[str, str], ...]:
@@ -50,6 +58,20 @@ def parse_env(pairs: list[str]) -> tuple[tuple[str, str], ...]:
             raise PlatformError(f"--env {pair!r}: expected NAME=VALUE")
         env.append((key, value))
     return tuple(env)
+
+
+def previous_seconds(benchmark: Path | None) -> float | None:
+    """The wall seconds of a Snakemake benchmark file (its `s` column, rows added up),
+    or None when there is no such file or it holds no number."""
+    if benchmark is None:
+        return None
+    try:
+        with open(benchmark, encoding="utf-8", newline="") as handle:
+            rows = list(csv.DictReader(handle, delimiter="\t"))
+        seconds = sum(float(row["s"]) for row in rows)
+    except (OSError, KeyError, TypeError, ValueError):
+        return None
+    return seconds if rows and seconds > 0 else None
 
 
 def run_in_emulator(profile: dict, spec: JobSpec, out: Path, console: Path) -> str:
@@ -70,6 +92,7 @@ def run_in_emulator(profile: dict, spec: JobSpec, out: Path, console: Path) -> s
         timeout_s=spec.timeout_s or platform["job_timeout_s"],
         base_image=spec.disk_from,
         keep_disk=spec.keep_disk,
+        expect_seconds=spec.expect_seconds,
     )
     try:
         result = emulator.run_job(job, out, console, accel=platform["accel"])
@@ -119,6 +142,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--keep-disk", action="store_true", help="keep the disk as OUT/disk.img")
     parser.add_argument("--timeout", type=float, help="seconds; default from the profile")
     parser.add_argument("--env", action="append", default=[], metavar="NAME=VALUE")
+    parser.add_argument(
+        "--previous-benchmark",
+        type=Path,
+        metavar="TSV",
+        help="the job's benchmark file from an earlier run, for the heartbeat's time left",
+    )
+    parser.add_argument(
+        "--expect-seconds",
+        type=float,
+        help="the job's expected seconds (beats --previous-benchmark)",
+    )
     parser.add_argument("args", nargs="*", help="arguments of the job script")
     args = parser.parse_args(argv)
     try:
@@ -132,6 +166,7 @@ def main(argv: list[str] | None = None) -> int:
             timeout_s=args.timeout,
             disk_from=args.disk_from,
             keep_disk=args.keep_disk,
+            expect_seconds=args.expect_seconds or previous_seconds(args.previous_benchmark),
         )
         message = run(args.device, spec, args.out, args.console)
     except (PlatformError, ProfileError) as error:

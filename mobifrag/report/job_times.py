@@ -1,6 +1,7 @@
 """Where a study's time went, rule by rule, from its jobs' Snakemake benchmark files.
 
     python -m mobifrag.report.job_times <scale> [--device DEVICE] [--platform KEY]
+    snakemake all -n --config scale=<scale> | python -m mobifrag.report.job_times <scale> --eta -
 
 Every guest rule and every rule running a device model (ftl-sim, FlashSim) declares a
 `benchmark:` file: Snakemake's TSV of the job's wall time (`s`, `h:m:s`), peak memory
@@ -12,6 +13,12 @@ the device model). Each file is named after its rule, `<rule>-<wildcards>.tsv` o
 the longest job's minutes, the peak resident MB, the longest job's benchmark file),
 longest total first, and the job-minutes of all of them. A job rerun overwrites its
 file, so the table counts each job's last run.
+
+With --eta DRYRUN (a file, or - for stdin, holding a `snakemake -n` run's output), it
+instead estimates what that run has left: each rule's jobs in the dry run's "Job stats"
+table times the rule's mean job seconds in the benchmark files, in job-minutes and, over
+--cores, in wall minutes (a lower bound: jobs wait for each other); rules with no
+benchmark file are counted apart.
 """
 
 from __future__ import annotations
@@ -119,12 +126,62 @@ def rule_rows(jobs: list[Job]) -> list[tuple[str, int, float, float, float | Non
     return sorted(rows, key=lambda row: (-row[2], row[0]))
 
 
+def planned_jobs(dry_run: str) -> dict[str, int]:
+    """Rule → job count from the "Job stats" table of a `snakemake -n` run."""
+    jobs: dict[str, int] = {}
+    in_table = False
+    for line in dry_run.splitlines():
+        parts = line.split()
+        if parts[:2] == ["job", "count"]:
+            in_table = True
+            continue
+        if not in_table:
+            continue
+        if not parts or parts[0] == "total":
+            in_table = False
+            continue
+        if len(parts) == 2 and parts[1].isdigit():
+            jobs[parts[0]] = int(parts[1])
+    return jobs
+
+
+def eta_rows(jobs: list[Job], planned: dict[str, int]):
+    """(rule, planned jobs, mean job seconds or None, expected seconds or None) per rule
+    of the plan, longest expected first, unknown ones last."""
+    rows = []
+    for rule, count in planned.items():
+        mine = [job.seconds for job in jobs if job.rule == rule]
+        mean = sum(mine) / len(mine) if mine else None
+        rows.append((rule, count, mean, None if mean is None else mean * count))
+    return sorted(rows, key=lambda row: (row[3] is None, -(row[3] or 0), row[0]))
+
+
+def print_eta(jobs: list[Job], planned: dict[str, int], cores: int) -> None:
+    print("rule\tjobs\tmean_job_min\texpected_job_min")
+    for rule, count, mean, expected in eta_rows(jobs, planned):
+        if mean is None:
+            print(f"{rule}\t{count}\t-\t-")
+        else:
+            print(f"{rule}\t{count}\t{mean / 60:.1f}\t{expected / 60:.1f}")
+    known = sum(row[3] for row in eta_rows(jobs, planned) if row[3] is not None)
+    unknown = sum(count for rule, count, mean, _ in eta_rows(jobs, planned) if mean is None)
+    print(
+        f"# {sum(planned.values())} jobs left: about {known / 60:.1f} job-min, "
+        f"at least {known / 60 / max(cores, 1):.1f} min on {cores} cores; "
+        f"{unknown} jobs of rules without a benchmark file not counted"
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("scale", help="the scale whose jobs to sum (test, quick, paper)")
     parser.add_argument("--device", help="only this device's model stage")
     parser.add_argument("--platform", help="only this platform key's runs")
     parser.add_argument("--results", type=Path, default=Path("results"))
+    parser.add_argument(
+        "--eta", metavar="DRYRUN", help="a `snakemake -n` output (- for stdin): time it has left"
+    )
+    parser.add_argument("--cores", type=int, default=2, help="cores of the run (--eta)")
     args = parser.parse_args(argv)
     if args.scale.endswith(".log") or Path(args.scale).is_file():
         print(
@@ -143,6 +200,18 @@ def main(argv: list[str] | None = None) -> int:
         where = f"{args.results}/platform/*/{args.scale} or {args.results}/*/{args.scale}"
         print(f"job_times: no benchmark files in {BENCHMARKS}/ of {where}", file=sys.stderr)
         return 1
+    if args.eta is not None:
+        try:
+            text = sys.stdin.read() if args.eta == "-" else Path(args.eta).read_text()
+        except OSError as error:
+            print(f"job_times: {error}", file=sys.stderr)
+            return 1
+        planned = planned_jobs(text)
+        if not planned:
+            print(f"job_times: no 'Job stats' table in {args.eta}: nothing left?", file=sys.stderr)
+            return 1
+        print_eta(jobs, planned, args.cores)
+        return 0
     print("rule\tjobs\tjob_min\tlongest_min\tmax_rss_mb\tlongest_job")
     for rule, count, total, longest, rss, path in rule_rows(jobs):
         peak = "-" if rss is None else f"{rss:.0f}"

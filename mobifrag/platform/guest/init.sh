@@ -56,6 +56,9 @@ if [ -f "$MOBIFRAG_OUT/host-path" ]; then
   rm -f "$MOBIFRAG_OUT/host-path"
 fi
 
+# The job's phase lines (jobs/lib.sh, progress_step) go to the console too, which the
+# runner on the host streams into the rule's log and reads for its heartbeat.
+export MOBIFRAG_PHASE_OUT=/dev/console
 echo "mobifrag-guest: kernel $(cat /proc/sys/kernel/osrelease), $(nproc) cpus, job starting"
 cd "$MOBIFRAG_OUT" && sh ./job.sh > job.log 2>&1
 status=$?
