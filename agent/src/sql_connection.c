@@ -4,13 +4,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <fcntl.h>
 
 #include "root_files.h"
 
 static const char *const statement_text[STMT_COUNT] = {
     [STMT_INSERT] = "INSERT INTO t(v) VALUES(?1)",
-    [STMT_UPDATE] = "UPDATE t SET v = ?1 WHERE id = "
-                    "(SELECT id FROM t ORDER BY id LIMIT 1 OFFSET ?2)",
+    [STMT_UPDATE] = ("UPDATE t SET v = ?1 WHERE id = "
+                     "(SELECT id FROM t ORDER BY id LIMIT 1 OFFSET ?2)"),
     [STMT_DELETE] = "DELETE FROM t WHERE id = (SELECT min(id) FROM t)",
     [STMT_SELECT] = "SELECT v FROM t ORDER BY id LIMIT 1 OFFSET ?1",
 };
@@ -38,17 +41,37 @@ static op_status configure(struct sql_connection *connection)
     return sql_exec(connection, "PRAGMA synchronous=FULL");
 }
 
+/* The database's directory resolves beneath the root and the database
+ * itself is no symlink (SQLite opens it by name, not through root_fd). */
+static op_status check_beneath(int root_fd, const char *path)
+{
+    int dir_fd;
+    const char *name;
+    op_status status = root_open_parent(root_fd, path, &dir_fd, &name);
+    if (status != OP_OK)
+        return status;
+    struct stat st;
+    if (fstatat(dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode))
+        status = OP_STATUS_ESCAPES_ROOT;
+    close(dir_fd);
+    return status;
+}
+
 static op_status open_database(const char *root_path, const char *path,
                                struct sql_connection *connection)
 {
     char *full_path;
     if (asprintf(&full_path, "%s/%s", root_path, path) < 0)
         return ENOMEM;
+    /* NOFOLLOW: SQLite refuses a symlink anywhere in the (real) path, so the
+     * database and its journals stay beneath the root. */
     int rc = sqlite3_open_v2(full_path, &connection->db,
                              SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
-                                 SQLITE_OPEN_NOMUTEX,
+                                 SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW,
                              NULL);
     free(full_path);
+    if (rc != SQLITE_OK && sqlite3_extended_errcode(connection->db) == SQLITE_CANTOPEN_SYMLINK)
+        return OP_STATUS_ESCAPES_ROOT;
     return rc == SQLITE_OK ? OP_OK : sql_status(connection->db, rc);
 }
 
@@ -60,6 +83,8 @@ op_status sql_connection_open(int root_fd, const char *root_path, const char *pa
         return ENOMEM;
     connection->journal = -1;
     op_status status = make_parent_dirs(root_fd, path);
+    if (status == OP_OK)
+        status = check_beneath(root_fd, path);
     if (status == OP_OK)
         status = open_database(root_path, path, connection);
     if (status == OP_OK)

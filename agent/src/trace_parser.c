@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,6 +13,9 @@ struct loader {
     FILE *errors;
     struct trace *trace;
     long malformed;
+    uint64_t thread_ids[TRACE_MAX_THREADS]; /* distinct THREAD values, ascending */
+    size_t thread_count;
+    bool too_many_threads; /* reported once */
 };
 
 static void report(struct loader *loader, unsigned long line, const char *format, ...)
@@ -55,6 +59,36 @@ static void chomp(char *line, ssize_t *length)
         line[--*length] = '\0';
 }
 
+/* Registers op's THREAD; false (reported, naming the line) when it would be
+ * one distinct value more than TRACE_MAX_THREADS. */
+static bool count_thread(struct loader *loader, uint64_t thread, unsigned long number)
+{
+    size_t low = 0, high = loader->thread_count;
+    while (low < high) {
+        size_t middle = low + (high - low) / 2;
+        if (loader->thread_ids[middle] < thread)
+            low = middle + 1;
+        else
+            high = middle;
+    }
+    if (low < loader->thread_count && loader->thread_ids[low] == thread)
+        return true;
+    if (loader->thread_count == TRACE_MAX_THREADS) {
+        if (!loader->too_many_threads)
+            report(loader, number,
+                   "THREAD %llu is distinct THREAD value number %u; a trace may use at "
+                   "most %u",
+                   (unsigned long long)thread, TRACE_MAX_THREADS + 1, TRACE_MAX_THREADS);
+        loader->too_many_threads = true;
+        return false;
+    }
+    memmove(&loader->thread_ids[low + 1], &loader->thread_ids[low],
+            (loader->thread_count - low) * sizeof loader->thread_ids[0]);
+    loader->thread_ids[low] = thread;
+    loader->thread_count++;
+    return true;
+}
+
 /* Returns false only when out of memory. */
 static bool load_line(struct loader *loader, char *line, unsigned long number)
 {
@@ -72,6 +106,10 @@ static bool load_line(struct loader *loader, char *line, unsigned long number)
         return true;
     }
     op.line = number;
+    if (!count_thread(loader, op.thread, number)) {
+        trace_op_free(&op);
+        return true;
+    }
     if (loader->malformed == 0 && append_op(loader->trace, &op))
         return true;
     trace_op_free(&op);
@@ -153,10 +191,7 @@ static void check_thread_times(struct loader *loader, const struct trace_thread 
 
 static void check_threads(struct loader *loader)
 {
-    const struct trace *trace = loader->trace;
-    if (trace->thread_count > TRACE_MAX_THREADS)
-        report(loader, trace->threads[TRACE_MAX_THREADS].ops[0]->line,
-               "more than %u distinct THREAD values", TRACE_MAX_THREADS);
+    const struct trace *trace = loader->trace; /* at most TRACE_MAX_THREADS (count_thread) */
     for (size_t i = 0; i < trace->thread_count; i++)
         check_thread_times(loader, &trace->threads[i]);
 }
@@ -189,14 +224,21 @@ static long finish(struct loader *loader, int error)
     return error ? -error : loader->malformed;
 }
 
-long trace_load(const char *file, struct trace *trace, FILE *errors)
+long trace_load_stream(FILE *in, const char *file, struct trace *trace, FILE *errors)
 {
     *trace = (struct trace){0};
     struct loader loader = {.file = file, .errors = errors, .trace = trace};
+    int error = read_lines(&loader, in);
+    return finish(&loader, error);
+}
+
+long trace_load(const char *file, struct trace *trace, FILE *errors)
+{
+    *trace = (struct trace){0};
     FILE *in = fopen(file, "re");
     if (!in)
         return -errno;
-    int error = read_lines(&loader, in);
+    long outcome = trace_load_stream(in, file, trace, errors);
     fclose(in);
-    return finish(&loader, error);
+    return outcome;
 }

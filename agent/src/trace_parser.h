@@ -13,4 +13,8 @@
  * "FILE:LINE: message"), or -errno when the file cannot be read. */
 long trace_load(const char *file, struct trace *trace, FILE *errors);
 
+/* The same on an open stream; `file` names it in messages (the fuzz targets
+ * read from memory). */
+long trace_load_stream(FILE *in, const char *file, struct trace *trace, FILE *errors);
+
 #endif

@@ -10,6 +10,8 @@ void register_fragcheck_tests(void);
 void register_replay_unit_tests(void);
 void register_replay_tests(void);
 void register_replay_mark_tests(void);
+void register_replay_fence_tests(void);
+void register_trace_fuzz_tests(void);
 
 int main(int argc, char **argv)
 {
@@ -25,5 +27,7 @@ int main(int argc, char **argv)
     register_replay_unit_tests();
     register_replay_tests();
     register_replay_mark_tests();
+    register_replay_fence_tests();
+    register_trace_fuzz_tests();
     return test_run_all(argv[1]) == 0 ? 0 : 1;
 }
