@@ -83,20 +83,17 @@ static op_status do_truncate(struct replay_context *context, int fd,
 static op_status remove_path(struct replay_context *context, const struct trace_op *op)
 {
     handle_cache_forget(&context->handles, op->path);
-    if (unlinkat(context->root_fd, op->path, 0) == 0)
-        return OP_OK;
-    if (errno != EISDIR)
-        return errno;
-    return unlinkat(context->root_fd, op->path, AT_REMOVEDIR) == 0 ? OP_OK : errno;
+    op_status status = root_unlink(context->root_fd, op->path, 0);
+    if (status != EISDIR)
+        return status;
+    return root_unlink(context->root_fd, op->path, AT_REMOVEDIR);
 }
 
 static op_status rename_path(struct replay_context *context, const struct trace_op *op)
 {
     handle_cache_forget(&context->handles, op->path);
     handle_cache_forget(&context->handles, op->rename.new_path);
-    return renameat(context->root_fd, op->path, context->root_fd, op->rename.new_path) == 0
-               ? OP_OK
-               : errno;
+    return root_rename(context->root_fd, op->path, op->rename.new_path);
 }
 
 op_status replay_file_op(struct replay_context *context, const struct trace_op *op)

@@ -102,11 +102,10 @@ static bool remember_open(struct handle_cache *cache, struct handle *handle, int
 static int open_handle(struct handle_cache *cache, struct handle *handle,
                        enum open_intent intent, op_status *status)
 {
-    int fd = open_under_root(cache->root_fd, handle->path, intent);
-    if (fd < 0) {
-        *status = -fd;
+    int fd;
+    *status = open_under_root(cache->root_fd, handle->path, intent, &fd);
+    if (*status != OP_OK)
         return -1;
-    }
     if (intent != OPEN_EXISTING)
         file_marker_mark_fd(cache->marker, fd, handle->path);
     if (!remember_open(cache, handle, fd)) {

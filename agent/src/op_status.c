@@ -44,6 +44,10 @@ const char *op_status_name(op_status status, char *out, size_t size)
         snprintf(out, size, "journal_mode_refused");
         return out;
     }
+    if (status == OP_STATUS_ESCAPES_ROOT) {
+        snprintf(out, size, "escapes_root");
+        return out;
+    }
     if (status < 0)
         return sqlite_code_name(-status, out, size);
     return errno_name(status, out, size);
@@ -53,6 +57,8 @@ const char *op_status_text(op_status status)
 {
     if (status == OP_STATUS_JOURNAL_REFUSED)
         return "SQLite would not switch to the requested journal mode";
+    if (status == OP_STATUS_ESCAPES_ROOT)
+        return "refused: the path resolves outside --root (through a symlink)";
     if (status < 0)
         return sqlite3_errstr(-status);
     return strerror(status);

@@ -5,6 +5,7 @@
 #include <getopt.h>
 #include <sqlite3.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -14,11 +15,13 @@
 #include "mark_list.h"
 #include "prealloc_vfs.h"
 #include "replayer.h"
+#include "root_files.h"
 #include "trace_parser.h"
 
 static const char usage_text[] =
     "Usage: " PROGRAM_NAME " replay --trace FILE --root DIR [--pace] [--seed S]\n"
     "                      [--sqlite-prealloc BYTES] [--mark-list FILE [--mark-xattr NAME]]\n"
+    "       " PROGRAM_NAME " replay --trace FILE --check\n"
     "\n"
     "Replays a workload trace (.iotrace, see traces/FORMAT.md) on the file system\n"
     "holding DIR: one thread per THREAD value, operations of a thread in file\n"
@@ -27,7 +30,10 @@ static const char usage_text[] =
     "Failed operations (ENOSPC included) are counted and the replay goes on.\n"
     "\n"
     "  --trace FILE   the trace to replay\n"
-    "  --root DIR     existing directory all trace paths are relative to\n"
+    "  --check        only check the trace (no --root needed): exit 0 when it is\n"
+    "                 well-formed, 65 with FILE:LINE: messages when not\n"
+    "  --root DIR     existing directory all trace paths are relative to; no\n"
+    "                 path may resolve outside it (symlinks included)\n"
     "  --pace         wait until each operation's TIME_US (per thread) instead\n"
     "                 of running as fast as possible\n"
     "  --seed S       seed of the written content (default 0)\n"
@@ -56,6 +62,7 @@ enum option_code {
     OPT_SQLITE_PREALLOC,
     OPT_MARK_LIST,
     OPT_MARK_XATTR,
+    OPT_CHECK,
     OPT_HELP
 };
 
@@ -67,6 +74,7 @@ static const struct option long_options[] = {
     {"sqlite-prealloc", required_argument, NULL, OPT_SQLITE_PREALLOC},
     {"mark-list", required_argument, NULL, OPT_MARK_LIST},
     {"mark-xattr", required_argument, NULL, OPT_MARK_XATTR},
+    {"check", no_argument, NULL, OPT_CHECK},
     {"help", no_argument, NULL, OPT_HELP},
     {NULL, 0, NULL, 0},
 };
@@ -75,6 +83,7 @@ struct parsed_options {
     struct replay_config config;
     const char *mark_list_file;
     const char *mark_xattr;
+    bool check_only;
     bool help;
 };
 
@@ -109,6 +118,7 @@ static int apply_option(int code, const char *value, struct parsed_options *pars
                    ? EXIT_OK
                    : usage_error("replay", "invalid value for --mark-xattr: '%s' "
                                            "(expected namespace.name, e.g. user.ars)", value);
+    case OPT_CHECK: parsed->check_only = true; return EXIT_OK;
     case OPT_HELP: parsed->help = true; return EXIT_OK;
     }
     return EXIT_USAGE;
@@ -118,6 +128,10 @@ static int check_required(const struct parsed_options *parsed)
 {
     if (!parsed->config.trace_file)
         return usage_error("replay", "missing required option --trace");
+    if (parsed->check_only)
+        return parsed->config.root || parsed->mark_list_file
+                   ? usage_error("replay", "--check takes only --trace")
+                   : EXIT_OK;
     if (!parsed->config.root)
         return usage_error("replay", "missing required option --root");
     if (parsed->mark_xattr && !parsed->mark_list_file)
@@ -172,8 +186,12 @@ static int load_mark_list(const char *file, struct mark_list *list)
 static int open_root(struct replay_config *config)
 {
     config->root_fd = open(config->root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (config->root_fd >= 0)
+    if (config->root_fd >= 0 && (config->real_root = realpath(config->root, NULL)) != NULL) {
+        root_files_probe(config->root_fd);
         return EXIT_OK;
+    }
+    if (config->root_fd >= 0)
+        close(config->root_fd);
     fprintf(stderr, "%s replay: cannot use root %s: %s\n", PROGRAM_NAME, config->root,
             strerror(errno));
     return EXIT_FAILURE_GENERIC;
@@ -227,11 +245,15 @@ static int replay_loaded(struct replay_config *config, const struct trace *trace
         fprintf(stderr, "%s replay: cannot install the SQLite preallocation VFS\n",
                 PROGRAM_NAME);
         close(config->root_fd);
+        free((char *)config->real_root);
+        config->real_root = NULL;
         return EXIT_FAILURE_GENERIC;
     }
     struct replay_result result;
     run_replay(config, trace, &result);
     close(config->root_fd);
+    free((char *)config->real_root);
+    config->real_root = NULL;
     if (result.setup_failed)
         return EXIT_FAILURE_GENERIC;
     print_json(config, trace, &result);
@@ -262,6 +284,12 @@ int replay_command(int argc, char **argv)
     if (status != EXIT_OK || parsed.help) {
         if (parsed.help && status == EXIT_OK)
             fputs(usage_text, stdout);
+        return status;
+    }
+    if (parsed.check_only) {
+        struct trace trace;
+        status = load_trace(parsed.config.trace_file, &trace);
+        trace_free(&trace);
         return status;
     }
     struct mark_list list = {0};

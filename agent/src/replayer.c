@@ -114,7 +114,8 @@ static struct replay_worker *new_workers(struct replay_shared *shared,
     size_t max_open = open_files_per_thread(trace->thread_count);
     for (size_t i = 0; workers && i < trace->thread_count; i++) {
         workers[i] = (struct replay_worker){.shared = shared, .thread = &trace->threads[i]};
-        replay_context_init(&workers[i].context, config->root_fd, config->root,
+        replay_context_init(&workers[i].context, config->root_fd,
+                            config->real_root ? config->real_root : config->root,
                             config->seed, max_open, config->marker);
     }
     return workers;

@@ -11,6 +11,7 @@
 struct replay_config {
     const char *trace_file; /* for messages */
     const char *root;
+    const char *real_root; /* realpath of root: SQLite opens databases by name */
     int root_fd;
     uint64_t seed;
     bool pace;

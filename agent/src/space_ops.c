@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "content_io.h"
+#include "root_files.h"
 #include "space_usage.h"
 #include "victim_list.h"
 
@@ -47,8 +48,9 @@ static op_status delete_victims(struct replay_context *context,
     for (size_t i = 0; i < victims->count && freed < bytes; i++) {
         const struct victim *victim = &victims->items[i];
         handle_cache_forget(&context->handles, victim->path);
-        if (unlinkat(context->root_fd, victim->path, 0) != 0) {
-            status = errno;
+        op_status unlinked = root_unlink(context->root_fd, victim->path, 0);
+        if (unlinked != OP_OK) {
+            status = unlinked;
             continue;
         }
         freed += victim->bytes;
@@ -62,11 +64,12 @@ static op_status delete_victims(struct replay_context *context,
  * system down to PERCENT (0 when it is not above PERCENT). */
 static op_status bytes_to_reclaim(int root_fd, const struct trace_op *op, uint64_t *bytes)
 {
-    int fd = openat(root_fd, op->path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (fd < 0)
-        return errno;
+    int fd;
+    op_status status = root_open(root_fd, op->path, O_RDONLY | O_DIRECTORY, 0, &fd);
+    if (status != OP_OK)
+        return status;
     double used;
-    op_status status = used_percent_of_fd(fd, &used);
+    status = used_percent_of_fd(fd, &used);
     *bytes = 0;
     if (status == OP_OK && used > op->reclaim.percent) {
         if (op->reclaim.bytes > 0)

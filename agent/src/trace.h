@@ -56,7 +56,10 @@ struct trace {
     size_t thread_count;
 };
 
-#define TRACE_MAX_THREADS 4096u
+/* Distinct THREAD values a trace may use: each becomes a pthread with its own
+ * descriptors and SQLite connections. The generated traces use at most a few
+ * dozen; the first line naming one more is refused. */
+#define TRACE_MAX_THREADS 256u
 #define TRACE_HEADER "#iotrace v1"
 
 const char *trace_op_name(enum trace_op_kind kind);

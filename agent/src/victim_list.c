@@ -10,6 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "root_files.h"
+
 bool victim_list_add(struct victim_list *list, const char *path, uint64_t bytes)
 {
     if (list->count == list->capacity) {
@@ -58,8 +60,10 @@ static bool is_dot_or_dot_dot(const char *name)
 
 static void collect_dir(struct collector *collector, const char *dir)
 {
-    int fd = openat(collector->root_fd, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    DIR *stream = fd >= 0 ? fdopendir(fd) : NULL;
+    int fd = -1;
+    if (root_open(collector->root_fd, dir, O_RDONLY | O_DIRECTORY, 0, &fd) != OP_OK)
+        return; /* vanished, unreadable, or outside the root */
+    DIR *stream = fdopendir(fd);
     if (!stream) {
         if (fd >= 0)
             close(fd);
@@ -75,11 +79,11 @@ static void collect_dir(struct collector *collector, const char *dir)
 op_status collect_victims(int root_fd, const char *dir, const char *glob,
                           struct victim_list *out)
 {
-    struct stat st;
-    if (fstatat(root_fd, dir, &st, 0) != 0)
-        return errno;
-    if (!S_ISDIR(st.st_mode))
-        return ENOTDIR;
+    int fd;
+    op_status status = root_open(root_fd, dir, O_PATH | O_DIRECTORY, 0, &fd);
+    if (status != OP_OK)
+        return status;
+    close(fd);
     struct collector collector = {.root_fd = root_fd, .glob = glob, .out = out};
     collect_dir(&collector, dir);
     return OP_OK;
