@@ -114,3 +114,14 @@ flashsim-diff: bootstrap
 	snakemake results/$(DEVICE)/$(SCALE)/flashsim/diff.csv \
 	    paper-figures/$(DEVICE)/$(SCALE)/tmc-fig13-flashsim-diff.pdf \
 	    --profile profiles/default --cores $(CORES) --config device=$(DEVICE) scale=$(SCALE)
+
+# Fuzzing of what parses outside input (docs/fuzzing.md): the agent's trace parser for
+# FUZZ_SECONDS (libFuzzer when clang has -fsanitize=fuzzer, else the seeded mutation
+# driver), then ftl-sim's seeded mutation tests with FUZZ_ITERATIONS inputs per target.
+.PHONY: fuzz
+FUZZ_SECONDS ?= 300
+FUZZ_ITERATIONS ?= 20000
+fuzz:
+	$(MAKE) -C agent fuzz-run FUZZ_SECONDS=$(FUZZ_SECONDS)
+	FTL_MUTATION_ITERATIONS=$(FUZZ_ITERATIONS) cargo test --release --locked \
+	    --manifest-path ftl-sim/Cargo.toml --test mutation_fuzz -- --test-threads=1
