@@ -61,18 +61,23 @@ pub struct Geometry {
 
 impl Geometry {
     pub fn new(cfg: &FtlConfig) -> Result<Self> {
+        // Every division below relies on the validated fields (none is 0).
+        cfg.validate()
+            .map_err(|(field, msg)| Error::Config(format!("{field}: {msg}")))?;
         let g = &cfg.geometry;
-        let units = u64::from(g.channels)
-            * u64::from(g.ways_per_channel)
-            * u64::from(g.dies_per_way)
-            * u64::from(g.planes_per_die);
-        let blocks = units * u64::from(g.blocks_per_plane);
-        let physical_pages = blocks * u64::from(g.pages_per_block);
-        if physical_pages >= u64::from(TPAGE_FLAG) || units > 4096 {
+        // In u128, so that no product of the six u32 fields can wrap (a wrapped
+        // plane count of 0 once reached a division by zero below).
+        let units = u128::from(g.channels)
+            * u128::from(g.ways_per_channel)
+            * u128::from(g.dies_per_way)
+            * u128::from(g.planes_per_die);
+        let physical_pages = units * u128::from(g.blocks_per_plane) * u128::from(g.pages_per_block);
+        if physical_pages >= u128::from(TPAGE_FLAG) || units > 4096 || units == 0 {
             return Err(Error::Config(format!(
                 "{physical_pages} physical pages in {units} planes: at most 2^31 - 1 pages and 4096 planes are supported"
             )));
         }
+        let (units, physical_pages) = (units as u64, physical_pages as u64);
         let logical_pages = (physical_pages as f64 / (1.0 + cfg.over_provisioning)).floor() as u64;
         let entries_per_tpage = g.page_size / cfg.cache.entry_bytes;
         // With the whole map in RAM no translation page is kept on flash.
