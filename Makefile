@@ -105,7 +105,7 @@ docs: bootstrap
 	python -m mobifrag.report.docs_pages --claims config/claims.yaml \
 	    --registry paper-figures/registry.yaml --out docs/
 
-# The FlashSim cross-check (rules/flashsim.smk): FlashSim built from its pinned upstream
+# The FlashSim cross-check (rules/infra/flashsim.smk): FlashSim built from its pinned upstream
 # source, a sample of the study's block traces (the scan and dispersed runs, made first
 # if missing) through it and ftl-sim, the table results/<device>/<scale>/flashsim/diff.csv
 # and its figure.

@@ -129,7 +129,7 @@
             meta.mainProgram = "postmark";
           };
 
-          # The aarch64 cross toolchain under Debian's prefix (rules/common.smk's
+          # The aarch64 cross toolchain under Debian's prefix (rules/common/devices.smk's
           # ARM64_CROSS is aarch64-linux-gnu-): gcc, binutils and the aarch64 glibc.
           aarch64-linux-gnu = pkgs.runCommand "aarch64-linux-gnu" { } ''
             mkdir -p $out/bin

@@ -72,7 +72,7 @@ scheme_remount() {
   ars_set ipu_policy "$(scheme_ipu_policy "$1")"
 }
 
-# ARS evaluation (ARS §V; rules/ars_eval.smk). ars_guest runs jobs/ars-guest.py under
+# ARS evaluation (ARS §V; rules/experiments/ars_eval.smk). ars_guest runs jobs/ars-guest.py under
 # the guest's python3 (the fragmentation benchmark, timed creates of reserved files).
 ars_guest() {
   python3 "$MOBIFRAG_ROOT/jobs/ars-guest.py" "$@" || die "ars-guest.py $1 failed"

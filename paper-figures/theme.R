@@ -146,7 +146,7 @@ plot_prealloc_dof <- function(dof, level) {
     theme_mobifrag()
 }
 
-# The F2FS schemes of the ARS figures (rules/ars.smk), as a factor in the paper's order.
+# The F2FS schemes of the ARS figures (rules/experiments/ars.smk), as a factor in the paper's order.
 ars_scheme_factor <- function(scheme) {
   factor(scheme,
     levels = c("f2fs", "ipu", "ars", "ars-ipu"),

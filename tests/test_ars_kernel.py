@@ -13,7 +13,7 @@ pytestmark = pytest.mark.emulator
 
 RUN = str((emulator_platform_run("test") / "ars/checks").relative_to(REPO))
 CONFIG = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
-FILE_MIB = CONFIG["scales"]["test"]["ars_kernel"]["file_mib"]
+FILE_MIB = CONFIG["scales"]["test"]["ars"]["file_mib"]
 SECTION_BLOCKS = 512  # one 2 MiB section of 4 KiB blocks (mkfs.f2fs defaults)
 SECTORS_PER_BLOCK = 8
 

@@ -36,7 +36,7 @@ ENV_MODULES = {
 ABS_PATH = {"title": 'Absolute path "/data/x" in line 12', "body": "Do not.", "links": []}
 
 
-def rule(name, line, *lints, snakefile="/repo/rules/kernel.smk"):
+def rule(name, line, *lints, snakefile="/repo/rules/infra/kernel.smk"):
     return {"for": {"rule": name, "line": line, "snakefile": snakefile}, "lints": list(lints)}
 
 
@@ -61,12 +61,12 @@ def test_a_rule_lint_of_another_kind_fails_and_is_printed_with_rule_file_and_lin
         "snakefiles": [],
         "rules": [
             rule("kernel_emulator", 6, CONDA, NO_LOG),
-            rule("ftl_replay", 68, CONDA, snakefile="/repo/rules/ftl.smk"),
+            rule("ftl_replay", 68, CONDA, snakefile="/repo/rules/infra/model.smk"),
         ],
     }
     status, out = run(report)
     assert status == 1
-    assert "rule kernel_emulator (/repo/rules/kernel.smk:6): No log directive defined" in out
+    assert "rule kernel_emulator (/repo/rules/infra/kernel.smk:6): No log directive defined" in out
     assert "ftl_replay" not in out
     assert "1 finding(s)" in out
 

@@ -206,7 +206,7 @@ def test_every_job_went_through_slurm(runs):
 
 def test_slurm_gave_the_declared_resources(runs):
     profile = yaml.safe_load((REPO / "profiles" / "slurm" / "config.yaml").read_text())
-    # Guest rules declare their resources from the device profile (rules/common.smk).
+    # Guest rules declare their resources from the device profile (rules/common/guest.smk).
     guest = load_device(DEVICE)["platform"]
     for job in sacct(runs["job_name"]):
         if job["Comment"].startswith("rule_concurrent_appenders_wildcards"):

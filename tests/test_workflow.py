@@ -166,7 +166,11 @@ def rule_directives(text: str):
                 yield rule, directives
             head = line.split()
             is_rule = len(head) == 2 and head[0] in ("rule", "checkpoint")
-            rule, directives, current = (head[1].rstrip(":") if is_rule else None), {}, None
+            derived = head[:2] == ["use", "rule"] and len(head) == 6
+            name = head[1].rstrip(":") if is_rule else head[4] if derived else None
+            rule, directives, current = name, {}, None
+            if derived:
+                directives["base"] = head[2]
         elif rule and line.startswith("    ") and not line.startswith("     "):
             current, _, rest = line.strip().partition(":")
             directives[current] = rest
@@ -181,9 +185,9 @@ def test_every_guest_and_model_rule_writes_a_benchmark_beside_its_log():
     import re
 
     checked = set()
-    for path in [REPO / "Snakefile", *sorted((REPO / "rules").glob("*.smk"))]:
+    for path in [REPO / "Snakefile", *sorted((REPO / "rules").rglob("*.smk"))]:
         for rule, directives in rule_directives(path.read_text()):
-            guest = "-m mobifrag.platform.run" in directives.get("shell", "")
+            guest = directives.get("base") == "guest_job"
             model = re.search(r"^\s+sim=", directives.get("input", ""), re.MULTILINE)
             if not (guest or model):
                 continue

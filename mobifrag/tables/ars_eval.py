@@ -1,4 +1,4 @@
-"""Tables of the ARS evaluation (ARS §V, Figs. 4–7; rules/ars_eval.smk).
+"""Tables of the ARS evaluation (ARS §V, Figs. 4–7; rules/experiments/ars_eval.smk).
 
     python -m mobifrag.tables.ars_eval KIND --run scheme=ars RUN ... --out TABLE.csv \
         [--device devices/D.yaml --ftl-sim ftl-sim/target/release/ftl-sim]

@@ -1,4 +1,4 @@
-"""Tidy tables of the janusd experiments (rules/janusd.smk; janusd §2.4–3.1).
+"""Tidy tables of the janusd experiments (rules/experiments/janusd.smk; janusd §2.4–3.1).
 
     python -m mobifrag.tables.janusd recurring --run interval_days=7 DEFRAGS ... \
         --out copies.csv --launch-out launch.csv

@@ -1,5 +1,5 @@
 """Where each stage of the study keeps its outputs: the one definition of the results
-layout, shared by the workflow (rules/common.smk) and the tests.
+layout, shared by the workflow (rules/common/paths.smk) and the tests.
 
 Generated workloads depend on the scale only, platform runs (guest or phone outputs,
 block traces, snapshots) on the platform and scale, and everything the device model

@@ -1,4 +1,4 @@
-"""Which runs the treatment figures need (rules/treat.smk): label → result path.
+"""Which runs the treatment figures need (rules/experiments/treat.smk): label → result path.
 
 Each function takes the `treat` folder of the platform runs
 (results/platform/<platform>/<scale>/treat), of what the workflow derives from them
@@ -28,7 +28,8 @@ def prealloc_runs(treat: str, p: dict) -> dict[str, str]:
 def defrag_runs(treat: str, derived: str, p: dict) -> dict[str, str]:
     """Every (level, threads, method) defragmentation → its snapshots before and after
     (Fig. 17a). Both methods start from the same run: e4defrag's `after` is the real
-    file system's, janusdL's is e4defrag's plan applied by remapping (rules/janusd.smk)."""
+    file system's, janusdL's is e4defrag's plan applied by remapping
+    (rules/experiments/janusd.smk)."""
     runs = {}
     for level in p["levels"]:
         for n in p["defrag_threads"]:
@@ -45,7 +46,7 @@ def defrag_runs(treat: str, derived: str, p: dict) -> dict[str, str]:
 def defrag_ftl_runs(treat: str, p: dict) -> dict[str, str]:
     """Every (level, threads, method) defragmentation → ftl-sim's summary of its trace,
     each replayed after the appends' trace with the map cache drained at the end
-    (Fig. 17b, rules/janusd.smk)."""
+    (Fig. 17b, rules/experiments/janusd.smk)."""
     replays = {"e4defrag": "ftl-e4defrag.json", "janusdL": "ftl-janusdl.json"}
     return {
         f"level={level},threads={n},method={method}": (

@@ -1,4 +1,4 @@
-"""Install traces of the apps of TMC §5.2 (rules/user_latency.smk).
+"""Install traces of the apps of TMC §5.2 (rules/experiments/user_latency.smk).
 
     python -m mobifrag.workloads.user_latency install-traces --apps facebook game \
         --models traces/scenarios/facebook.yaml traces/launch/game.yaml \

@@ -9,11 +9,12 @@
 #   apps/{scheme}/       Fig. 7: the app traces at Low and Moderate (ars-apps.sh)
 #   <kind>.csv           the tables (mobifrag/tables/ars_eval.py); every measured phase
 #                        is traced (blktrace/<phase>/) and modeled on the device profile
-rule ars_eval_fragbench:
+# ARS evaluation: the jobs each table reads.
+
+
+use rule guest_job as ars_eval_fragbench with:
     input:
-        kernel=lambda w: device_kernel(job_device(w)),
-        agent=lambda w: device_agent(job_device(w)),
-        job="jobs/ars-fragbench.sh",
+        unpack(guest_inputs("jobs/ars-fragbench.sh")),
         lib="jobs/ars-lib.sh",
         guest="jobs/ars-guest.py",
     output:
@@ -24,27 +25,18 @@ rule ars_eval_fragbench:
         platform_runs("benchmarks/ars_eval_fragbench-{scheme}.tsv")
     wildcard_constraints:
         scheme=ARS_SCHEMES,
-    threads: guest_cpus
-    resources:
-        mem_mb=guest_mem_mb,
-        runtime=guest_runtime_min,
     params:
-        python=PYTHON,
-        device=job_device,
         disk_mib=lambda w: ars_eval(w.scale)["disk_mib"],
-        file=lambda w: ars_eval(w.scale)["file_kib"] * 1024,
-        writers=config["ars_kernel"]["writers"],
-        files=config["ars_eval"]["reserved_files"],
-        fill=config["ars_eval"]["fill_percent"],
-        sizes=" ".join(str(n) for n in fragbench_args()),
-        seq_bs=config["ars_eval"]["seq_block_kib"] * 1024,
-        rand_bs=config["ars_eval"]["rand_block_kib"] * 1024,
-    shell:
-        "{params.python} -m mobifrag.platform.run --device {params.device}"
-        " --kernel {input.kernel} --agent {input.agent} --script {input.job}"
-        " --disk-mib {params.disk_mib} --out {output.out} --console {log}"
-        " -- {wildcards.scheme} {params.file} {params.writers} {params.files}"
-        " {params.fill} {params.sizes} {params.seq_bs} {params.rand_bs}"
+        job_args=guest_args(
+            "{wildcards.scheme} {file} {writers} {files} {fill} {sizes} {seq_bs} {rand_bs}",
+            file=lambda w: ars_eval(w.scale)["file_kib"] * 1024,
+            writers=config["ars"]["writers"],
+            files=config["ars_eval"]["reserved_files"],
+            fill=config["ars_eval"]["fill_percent"],
+            sizes=" ".join(str(n) for n in fragbench_args()),
+            seq_bs=config["ars_eval"]["seq_block_kib"] * 1024,
+            rand_bs=config["ars_eval"]["rand_block_kib"] * 1024,
+        ),
 
 
 rule ars_eval_sqlite_traces:
@@ -71,11 +63,9 @@ rule ars_eval_sqlite_traces:
         " --reserved {output}/reserved.txt || exit 1; done > {log} 2>&1"
 
 
-rule ars_eval_sqlite:
+use rule guest_job as ars_eval_sqlite with:
     input:
-        kernel=lambda w: device_kernel(job_device(w)),
-        agent=lambda w: device_agent(job_device(w)),
-        job="jobs/ars-sqlite.sh",
+        unpack(guest_inputs("jobs/ars-sqlite.sh")),
         lib="jobs/ars-lib.sh",
         guest="jobs/ars-guest.py",
         traces=workloads(f"{ARS_EVAL}/sqlite-traces"),
@@ -87,30 +77,19 @@ rule ars_eval_sqlite:
         platform_runs("benchmarks/ars_eval_sqlite-{scheme}.tsv")
     wildcard_constraints:
         scheme=ARS_SCHEMES,
-    threads: guest_cpus
-    resources:
-        mem_mb=guest_mem_mb,
-        runtime=guest_runtime_min,
     params:
-        python=PYTHON,
-        device=job_device,
         disk_mib=lambda w: ars_eval(w.scale)["disk_mib"],
-        fill=config["ars_eval"]["moderate_fill_percent"],
-        sizes=" ".join(str(n) for n in fragbench_args()),
-        seed=config["seed"],
-    shell:
-        "{params.python} -m mobifrag.platform.run --device {params.device}"
-        " --kernel {input.kernel} --agent {input.agent} --script {input.job}"
-        " --disk-mib {params.disk_mib} --out {output.out} --console {log}"
-        " -- {wildcards.scheme} {params.fill} {params.sizes}"
-        " $(realpath {input.traces}) {params.seed}"
+        job_args=guest_args(
+            "{wildcards.scheme} {fill} {sizes} $(realpath {input.traces}) {seed}",
+            fill=config["ars_eval"]["moderate_fill_percent"],
+            sizes=" ".join(str(n) for n in fragbench_args()),
+            seed=config["seed"],
+        ),
 
 
-rule ars_eval_apps:
+use rule guest_job as ars_eval_apps with:
     input:
-        kernel=lambda w: device_kernel(job_device(w)),
-        agent=lambda w: device_agent(job_device(w)),
-        job="jobs/ars-apps.sh",
+        unpack(guest_inputs("jobs/ars-apps.sh")),
         lib="jobs/ars-lib.sh",
         guest="jobs/ars-guest.py",
         reserved=expand(
@@ -131,27 +110,19 @@ rule ars_eval_apps:
         platform_runs("benchmarks/ars_eval_apps-{scheme}.tsv")
     wildcard_constraints:
         scheme=ARS_SCHEMES,
-    threads: guest_cpus
-    resources:
-        mem_mb=guest_mem_mb,
-        runtime=guest_runtime_min,
     params:
-        python=PYTHON,
-        device=job_device,
         disk_mib=lambda w: ars_eval(w.scale)["disk_mib"],
-        fill=config["ars_eval"]["moderate_fill_percent"],
-        sizes=" ".join(str(n) for n in fragbench_args()),
-        selection=lambda w: platform_runs(ARS_SELECTION).format(**w),
-        traces=lambda w: workloads(ARS_SELECTION).format(scale=w.scale),
-        apps=" ".join(config["ars_selection"]["apps"]),
-        seed=config["seed"],
-    shell:
-        "{params.python} -m mobifrag.platform.run --device {params.device}"
-        " --kernel {input.kernel} --agent {input.agent} --script {input.job}"
-        " --disk-mib {params.disk_mib} --out {output.out} --console {log}"
-        " -- {wildcards.scheme} {params.fill} {params.sizes}"
-        " $(realpath {params.selection}) $(realpath {params.traces})"
-        " '{params.apps}' {params.seed}"
+        job_args=guest_args(
+            "{wildcards.scheme} {fill} {sizes}"
+            " $(realpath {selection}) $(realpath {traces})"
+            " '{apps}' {seed}",
+            fill=config["ars_eval"]["moderate_fill_percent"],
+            sizes=" ".join(str(n) for n in fragbench_args()),
+            selection=lambda w: platform_runs(ARS_SELECTION).format(**w),
+            traces=lambda w: workloads(ARS_SELECTION).format(scale=w.scale),
+            apps=" ".join(config["ars_selection"]["apps"]),
+            seed=config["seed"],
+        ),
 
 
 # The tables of speed (throughput, sqlite, apps, create) replay each measured phase's

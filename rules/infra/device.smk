@@ -9,6 +9,8 @@
 # libsqlite3-dev:arm64` gives /usr/lib/aarch64-linux-gnu/libsqlite3.a; Debian's
 # aarch64-linux-gnu-gcc finds sqlite3.h in /usr/include.
 
+import json
+
 from mobifrag.platform.adb_runner import dry_run_requested
 
 

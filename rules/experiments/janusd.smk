@@ -1,7 +1,7 @@
-# janusd (TMC §6.2.2; janusd §3–4) on the e4defrag runs of rules/treat.smk: janusdL
+# janusd (TMC §6.2.2; janusd §3–4) on the e4defrag runs of rules/experiments/treat.smk: janusdL
 # carries out e4defrag's relocation plan as FTL REMAP commands, janusdP copies the files
 # whose DoF_P exceeds `janusd.dof_p_threshold`. Beside the platform's e4defrag runs
-# (run/, blktrace/, blktrace-append/: rules/treat.smk), paths under
+# (run/, blktrace/, blktrace-append/: rules/experiments/treat.smk), paths under
 # results/{device}/{scale}/treat/e4defrag/{level}/threads-{n}/:
 #   e4defrag.csv                 e4defrag's block trace as CSV (ftl-sim convert)
 #   janusdl/                     plan.csv, janusdl.csv (the trace), after/ (the snapshot)
@@ -9,6 +9,7 @@
 #   ftl-{method}.json, .dop.csv  each method's trace through ftl-sim after the appends'
 #                                trace (uncounted), map cache drained; DoF_P after it
 #   ftl-append.dop.csv           DoF_P of the files as the appends left them
+# janusd: the e4defrag runs' folders each method replays from.
 
 
 rule janusd_e4defrag_csv:
@@ -117,11 +118,9 @@ rule janusd_recurring_traces:
         " --disk-bytes {params.disk_bytes} --out {output} > {log} 2>&1"
 
 
-rule janusd_recurring:
+use rule guest_job as janusd_recurring with:
     input:
-        kernel=lambda w: device_kernel(job_device(w)),
-        agent=lambda w: device_agent(job_device(w)),
-        job="jobs/janusd-recurring.sh",
+        unpack(guest_inputs("jobs/janusd-recurring.sh")),
         traces=workloads(f"{RECURRING}/traces"),
     output:
         out=directory(platform_runs(f"{RECURRING}/every-{{interval}}d/run")),
@@ -131,23 +130,14 @@ rule janusd_recurring:
         platform_runs("benchmarks/janusd_recurring-every-{interval}d.tsv")
     wildcard_constraints:
         interval=r"\d+",
-    threads: guest_cpus
-    resources:
-        mem_mb=guest_mem_mb,
-        runtime=guest_runtime_min,
     params:
-        python=PYTHON,
-        device=job_device,
         disk_mib=lambda w: scale_params(w.scale)["autoage"]["disk_mib"],
-        fs=TREAT_FS,
-        mkfs=TREAT_MKFS,
-        seed=config["seed"],
-    shell:
-        "{params.python} -m mobifrag.platform.run --device {params.device}"
-        " --kernel {input.kernel} --agent {input.agent} --script {input.job}"
-        " --disk-mib {params.disk_mib} --out {output.out} --console {log}"
-        " -- {params.fs} {params.mkfs} $(realpath {input.traces}) {params.seed}"
-        " {wildcards.interval}"
+        job_args=guest_args(
+            "{fs} {mkfs} $(realpath {input.traces}) {seed} {wildcards.interval}",
+            fs=TREAT_FS,
+            mkfs=TREAT_MKFS,
+            seed=config["seed"],
+        ),
 
 
 rule janusd_recurring_replays:

@@ -2,6 +2,9 @@
 # replayed on a fresh file system in the guest and snapshotted; per-file features come
 # from the trace, labels from the trace and the measured DoF; five classifiers are
 # compared over seeded random splits; the decision tree writes the reserved-file list.
+# ARS reserved-file selection.
+
+
 rule ars_selection_trace:
     input:
         model=Path(config["autoage"]["models"], "{app}.yaml"),
@@ -23,11 +26,9 @@ rule ars_selection_trace:
         " > {log} 2>&1"
 
 
-rule ars_selection_replay:
+use rule guest_job as ars_selection_replay with:
     input:
-        kernel=lambda w: device_kernel(job_device(w)),
-        agent=lambda w: device_agent(job_device(w)),
-        job="jobs/replay-traces.sh",
+        unpack(guest_inputs("jobs/replay-traces.sh")),
         traces=workloads(f"{ARS_SELECTION}/{{app}}/traces"),
     output:
         out=directory(platform_runs(f"{ARS_SELECTION}/{{app}}/replay")),
@@ -37,23 +38,15 @@ rule ars_selection_replay:
         platform_runs("benchmarks/ars_selection_replay-{app}.tsv")
     wildcard_constraints:
         app="[a-z]+",
-    threads: guest_cpus
-    resources:
-        mem_mb=guest_mem_mb,
-        runtime=guest_runtime_min,
     params:
-        python=PYTHON,
-        device=job_device,
-        fs=config["ars_selection"]["filesystem"],
         disk_mib=lambda w: ars_selection_scale(w.scale)["disk_mib"],
         # quoted here: Snakemake's :q drops an empty string (F2FS's default options)
-        mkfs=mkfs_options(config["ars_selection"]["filesystem"]),
-        seed=config["seed"],
-    shell:
-        "{params.python} -m mobifrag.platform.run --device {params.device}"
-        " --kernel {input.kernel} --agent {input.agent} --script {input.job}"
-        " --disk-mib {params.disk_mib} --out {output.out} --console {log}"
-        " -- {params.fs} {params.mkfs} $(realpath {input.traces}) {params.seed}"
+        job_args=guest_args(
+            "{fs} {mkfs} $(realpath {input.traces}) {seed}",
+            fs=config["ars_selection"]["filesystem"],
+            mkfs=mkfs_options(config["ars_selection"]["filesystem"]),
+            seed=config["seed"],
+        ),
 
 
 rule ars_selection_dof:

@@ -8,12 +8,12 @@
 #   prealloc/{level}/threads-{n}/unit-{kib}/           appenders with preallocation
 #   e4defrag/{level}/threads-{n}/{run,blktrace}/       appenders, then e4defrag
 #   e4defrag/{level}/threads-{n}/blktrace-append/      the appends (janusdP's DoF_P)
-#   e4defrag/{level}/threads-{n}/janusdl/, janusdp/    janusd (rules/janusd.smk)
+#   e4defrag/{level}/threads-{n}/janusdl/, janusdp/    janusd (rules/experiments/janusd.smk)
 #   journal/{mode}/, sqlite-prealloc/{app}/            replays on pristine disks
 
 from mobifrag.workflow import treat_runs as treatment_runs
 
-TREAT_FS = config["treatments"]["filesystem"]
+TREAT_FS = config["treat"]["filesystem"]
 TREAT_MKFS = mkfs_options(TREAT_FS)
 treat_params = lambda scale: scale_params(scale)["treat"]
 treat_dir = lambda w: results("treat").format(device=w.device, scale=w.scale)
@@ -37,11 +37,9 @@ rule treat_aging_trace:
         " --target {params.target} --seed {params.seed} --out {output} > {log} 2>&1"
 
 
-rule treat_age:
+use rule guest_job as treat_age with:
     input:
-        kernel=lambda w: device_kernel(job_device(w)),
-        agent=lambda w: device_agent(job_device(w)),
-        job="jobs/age-image.sh",
+        unpack(guest_inputs("jobs/age-image.sh")),
         trace=workloads("treat/aging/{level}.iotrace"),
     output:
         out=directory(platform_runs("treat/aged/{level}")),
@@ -51,29 +49,20 @@ rule treat_age:
         platform_runs("benchmarks/treat_age-{level}.tsv")
     wildcard_constraints:
         level="low|moderate|high|full",
-    threads: guest_cpus
-    resources:
-        mem_mb=guest_mem_mb,
-        runtime=guest_runtime_min,
     params:
-        python=PYTHON,
-        device=job_device,
         disk_mib=lambda w: treat_params(w.scale)["disk_mib"],
-        fs=TREAT_FS,
-        mkfs=TREAT_MKFS,
-        seed=config["seed"],
-    shell:
-        "{params.python} -m mobifrag.platform.run --device {params.device}"
-        " --kernel {input.kernel} --agent {input.agent} --script {input.job}"
-        " --disk-mib {params.disk_mib} --out {output.out} --console {log} --keep-disk"
-        " -- {params.fs} {params.mkfs} $(realpath {input.trace}) {params.seed}"
+        runner="--keep-disk",
+        job_args=guest_args(
+            "{fs} {mkfs} $(realpath {input.trace}) {seed}",
+            fs=TREAT_FS,
+            mkfs=TREAT_MKFS,
+            seed=config["seed"],
+        ),
 
 
-rule treat_prealloc:
+use rule guest_job as treat_prealloc with:
     input:
-        kernel=lambda w: device_kernel(job_device(w)),
-        agent=lambda w: device_agent(job_device(w)),
-        job="jobs/treat-appenders.sh",
+        unpack(guest_inputs("jobs/treat-appenders.sh")),
         aged=platform_runs("treat/aged/{level}"),
     output:
         out=directory(
@@ -91,31 +80,21 @@ rule treat_prealloc:
         level="low|moderate|high|full",
         threads=r"\d+",
         kib=r"\d+",
-    threads: guest_cpus
-    resources:
-        mem_mb=guest_mem_mb,
-        runtime=guest_runtime_min,
     params:
-        python=PYTHON,
-        device=job_device,
         disk_mib=lambda w: treat_params(w.scale)["disk_mib"],
-        fs=TREAT_FS,
-        record=config["treatments"]["record_kib"] * 1024,
-        file=lambda w: treat_params(w.scale)["file_kib"] * 1024,
-        unit=lambda w: int(w.kib) * 1024,
-    shell:
-        "{params.python} -m mobifrag.platform.run --device {params.device}"
-        " --kernel {input.kernel} --agent {input.agent} --script {input.job}"
-        " --disk-mib {params.disk_mib} --disk-from {input.aged}/disk.img"
-        " --out {output.out} --console {log}"
-        " -- {params.fs} {wildcards.threads} {params.record} {params.file} {params.unit}"
+        runner=guest_args("--disk-from {input.aged}/disk.img"),
+        job_args=guest_args(
+            "{fs} {wildcards.threads} {record} {file} {unit}",
+            fs=TREAT_FS,
+            record=config["treat"]["record_kib"] * 1024,
+            file=lambda w: treat_params(w.scale)["file_kib"] * 1024,
+            unit=lambda w: int(w.kib) * 1024,
+        ),
 
 
-rule treat_e4defrag:
+use rule guest_job as treat_e4defrag with:
     input:
-        kernel=lambda w: device_kernel(job_device(w)),
-        agent=lambda w: device_agent(job_device(w)),
-        job="jobs/treat-appenders.sh",
+        unpack(guest_inputs("jobs/treat-appenders.sh")),
         aged=platform_runs("treat/aged/{level}"),
     output:
         out=directory(platform_runs("treat/e4defrag/{level}/threads-{threads}/run")),
@@ -132,26 +111,21 @@ rule treat_e4defrag:
     wildcard_constraints:
         level="low|moderate|high|full",
         threads=r"\d+",
-    threads: guest_cpus
-    resources:
-        mem_mb=guest_mem_mb,
-        runtime=guest_runtime_min,
     params:
-        python=PYTHON,
-        device=job_device,
         disk_mib=lambda w: treat_params(w.scale)["disk_mib"],
-        fs=TREAT_FS,
-        record=config["treatments"]["record_kib"] * 1024,
-        file=lambda w: treat_params(w.scale)["file_kib"] * 1024,
-    shell:
-        "{params.python} -m mobifrag.platform.run --device {params.device}"
-        " --kernel {input.kernel} --agent {input.agent} --script {input.job}"
-        " --disk-mib {params.disk_mib} --disk-from {input.aged}/disk.img"
-        " --out {output.out} --console {log}"
-        " -- {params.fs} {wildcards.threads} {params.record} {params.file} 0 defrag"
-        " && rm -rf {output.blktrace} {output.appends}"
-        " && mv {output.out}/blktrace/e4defrag {output.blktrace}"
-        " && mv {output.out}/blktrace/append {output.appends}"
+        runner=guest_args("--disk-from {input.aged}/disk.img"),
+        job_args=guest_args(
+            "{fs} {wildcards.threads} {record} {file} 0 defrag",
+            fs=TREAT_FS,
+            record=config["treat"]["record_kib"] * 1024,
+            file=lambda w: treat_params(w.scale)["file_kib"] * 1024,
+        ),
+        # The two block traces move out of the run, to the outputs the model stage reads.
+        then=guest_args(
+            "&& rm -rf {output.blktrace} {output.appends}"
+            " && mv {output.out}/blktrace/e4defrag {output.blktrace}"
+            " && mv {output.out}/blktrace/append {output.appends}"
+        ),
 
 
 rule treat_journal_traces:
@@ -165,7 +139,7 @@ rule treat_journal_traces:
         python=PYTHON,
         threads=lambda w: " ".join(map(str, treat_params(w.scale)["journal_threads"])),
         inserts=lambda w: treat_params(w.scale)["inserts"],
-        row=config["treatments"]["insert_row_bytes"],
+        row=config["treat"]["insert_row_bytes"],
     shell:
         "mkdir -p {output} && for n in {params.threads}; do"
         " {params.python} -m mobifrag.workloads.insert_benchmark --threads $n"
@@ -173,11 +147,9 @@ rule treat_journal_traces:
         " --out {output}/threads-$n.iotrace >> {log} 2>&1 || exit 1; done"
 
 
-rule treat_journal:
+use rule guest_job as treat_journal with:
     input:
-        kernel=lambda w: device_kernel(job_device(w)),
-        agent=lambda w: device_agent(job_device(w)),
-        job="jobs/treat-replays.sh",
+        unpack(guest_inputs("jobs/treat-replays.sh")),
         traces=workloads("treat/journal/traces/{mode}"),
     output:
         out=directory(platform_runs("treat/journal/{mode}")),
@@ -187,22 +159,14 @@ rule treat_journal:
         platform_runs("benchmarks/treat_journal-{mode}.tsv")
     wildcard_constraints:
         mode="delete|truncate|persist|wal",
-    threads: guest_cpus
-    resources:
-        mem_mb=guest_mem_mb,
-        runtime=guest_runtime_min,
     params:
-        python=PYTHON,
-        device=job_device,
         disk_mib=lambda w: treat_params(w.scale)["disk_mib"],
-        fs=TREAT_FS,
-        mkfs=TREAT_MKFS,
-        seed=config["seed"],
-    shell:
-        "{params.python} -m mobifrag.platform.run --device {params.device}"
-        " --kernel {input.kernel} --agent {input.agent} --script {input.job}"
-        " --disk-mib {params.disk_mib} --out {output.out} --console {log}"
-        " -- {params.fs} {params.mkfs} $(realpath {input.traces}) {params.seed} 0"
+        job_args=guest_args(
+            "{fs} {mkfs} $(realpath {input.traces}) {seed} 0",
+            fs=TREAT_FS,
+            mkfs=TREAT_MKFS,
+            seed=config["seed"],
+        ),
 
 
 rule treat_sqlite_prealloc_trace:
@@ -226,11 +190,9 @@ rule treat_sqlite_prealloc_trace:
         " > {log} 2>&1"
 
 
-rule treat_sqlite_prealloc:
+use rule guest_job as treat_sqlite_prealloc with:
     input:
-        kernel=lambda w: device_kernel(job_device(w)),
-        agent=lambda w: device_agent(job_device(w)),
-        job="jobs/treat-replays.sh",
+        unpack(guest_inputs("jobs/treat-replays.sh")),
         traces=workloads("treat/sqlite-prealloc/traces/{app}"),
     output:
         out=directory(platform_runs("treat/sqlite-prealloc/{app}")),
@@ -240,26 +202,17 @@ rule treat_sqlite_prealloc:
         platform_runs("benchmarks/treat_sqlite_prealloc-{app}.tsv")
     wildcard_constraints:
         app="[a-z]+",
-    threads: guest_cpus
-    resources:
-        mem_mb=guest_mem_mb,
-        runtime=guest_runtime_min,
     params:
-        python=PYTHON,
-        device=job_device,
         disk_mib=lambda w: treat_params(w.scale)["disk_mib"],
-        fs=TREAT_FS,
-        mkfs=TREAT_MKFS,
-        seed=config["seed"],
-        units=lambda w: " ".join(
-            str(kib * 1024) for kib in treat_params(w.scale)["sqlite_prealloc_kib"]
+        job_args=guest_args(
+            "{fs} {mkfs} $(realpath {input.traces}) {seed} {units}",
+            fs=TREAT_FS,
+            mkfs=TREAT_MKFS,
+            seed=config["seed"],
+            units=lambda w: " ".join(
+                str(kib * 1024) for kib in treat_params(w.scale)["sqlite_prealloc_kib"]
+            ),
         ),
-    shell:
-        "{params.python} -m mobifrag.platform.run --device {params.device}"
-        " --kernel {input.kernel} --agent {input.agent} --script {input.job}"
-        " --disk-mib {params.disk_mib} --out {output.out} --console {log}"
-        " -- {params.fs} {params.mkfs} $(realpath {input.traces}) {params.seed}"
-        " {params.units}"
 
 
 rule treat_prealloc_table:

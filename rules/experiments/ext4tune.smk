@@ -57,11 +57,9 @@ rule ext4tune_aging_trace:
         " > {log} 2>&1"
 
 
-rule ext4tune_bench:
+use rule guest_job as ext4tune_bench with:
     input:
-        kernel=lambda w: device_kernel(job_device(w)),
-        agent=lambda w: device_agent(job_device(w)),
-        job="jobs/ext4tune-bench.sh",
+        unpack(guest_inputs("jobs/ext4tune-bench.sh")),
         fio=["benchmarks/fio/iozone.fio", "benchmarks/fio/ffsb.fio"],
         filebench="benchmarks/filebench/ffsb-small-read.f",
         trace=workloads("ext4tune/aging.iotrace"),
@@ -73,34 +71,25 @@ rule ext4tune_bench:
         platform_runs("benchmarks/ext4tune_bench-{config}.tsv")
     wildcard_constraints:
         config="|".join(EXT4TUNE["configurations"]),
-    threads: guest_cpus
-    resources:
-        mem_mb=guest_mem_mb,
-        runtime=guest_runtime_min,
     params:
-        python=PYTHON,
-        device=job_device,
         disk_mib=lambda w: ext4tune_params(w.scale)["disk_mib"],
-        mkfs=ext4tune_mkfs,
-        mount=lambda w: shlex.quote(EXT4TUNE["configurations"][w.config]["mount"]),
-        seed=config["seed"],
-        sizes=lambda w: " ".join(
-            str(value)
-            for value in (
-                ext4tune_params(w.scale)["iozone_mib"],
-                EXT4TUNE["ffsb_threads"],
-                ext4tune_params(w.scale)["ffsb_large_mib"],
-                ext4tune_params(w.scale)["ffsb_small_files"],
-                ext4tune_params(w.scale)["postmark_files"],
-                ext4tune_params(w.scale)["postmark_transactions"],
-            )
+        job_args=guest_args(
+            "{mkfs} {mount} $(realpath {input.trace}) {seed} {sizes}",
+            mkfs=ext4tune_mkfs,
+            mount=lambda w: shlex.quote(EXT4TUNE["configurations"][w.config]["mount"]),
+            seed=config["seed"],
+            sizes=lambda w: " ".join(
+                str(value)
+                for value in (
+                    ext4tune_params(w.scale)["iozone_mib"],
+                    EXT4TUNE["ffsb_threads"],
+                    ext4tune_params(w.scale)["ffsb_large_mib"],
+                    ext4tune_params(w.scale)["ffsb_small_files"],
+                    ext4tune_params(w.scale)["postmark_files"],
+                    ext4tune_params(w.scale)["postmark_transactions"],
+                )
+            ),
         ),
-    shell:
-        "{params.python} -m mobifrag.platform.run --device {params.device}"
-        " --kernel {input.kernel} --agent {input.agent} --script {input.job}"
-        " --disk-mib {params.disk_mib} --out {output.out} --console {log}"
-        " -- {params.mkfs} {params.mount} $(realpath {input.trace}) {params.seed}"
-        " {params.sizes}"
 
 
 # Every benchmark run's block trace is replayed through ftl-sim on the device profile:

@@ -10,7 +10,7 @@
 #   results/{device}/{scale}/flashsim/runs/      both simulators' JSON summaries per trace
 #
 # The sample: the scan of the file fragmented into 4 KiB pieces (2,048 small reads,
-# rules/measure.smk) and the dispersed 4 KiB synchronous writes and direct reads in the
+# rules/experiments/scan.smk) and the dispersed 4 KiB synchronous writes and direct reads in the
 # largest region of the scale (TMC §5.3.2), all on ext4.
 
 FLASHSIM = "build/flashsim/flashsim-replay"
@@ -32,7 +32,7 @@ rule flashsim_build:
 
 
 # `--trace=NAME=FOLDER` for each sampled blktrace folder (a lambda: the workflow lint
-# wants functions in rules/common.smk).
+# wants functions in rules/common/paths.smk).
 flashsim_sample = lambda wildcards, input: " ".join(
     shlex.quote(f"--trace={name}={run}/blktrace/{folder}")
     for name, run, folder in (

@@ -58,11 +58,9 @@ rule user_latency_aging_trace:
         " > {log} 2>&1"
 
 
-rule user_latency_age:
+use rule guest_job as user_latency_age with:
     input:
-        kernel=lambda w: device_kernel(job_device(w)),
-        agent=lambda w: device_agent(job_device(w)),
-        job="jobs/age-image.sh",
+        unpack(guest_inputs("jobs/age-image.sh")),
         trace=workloads("user-latency/aging/{state}.iotrace"),
     output:
         out=directory(platform_runs("user-latency/aged/{state}")),
@@ -72,22 +70,15 @@ rule user_latency_age:
         platform_runs("benchmarks/user_latency_age-{state}.tsv")
     wildcard_constraints:
         state=UL_STATES,
-    threads: guest_cpus
-    resources:
-        mem_mb=guest_mem_mb,
-        runtime=guest_runtime_min,
     params:
-        python=PYTHON,
-        device=job_device,
         disk_mib=lambda w: ul_params(w.scale)["disk_mib"],
-        fs=UL["filesystem"],
-        mkfs=mkfs_options(UL["filesystem"]),
-        seed=config["seed"],
-    shell:
-        "{params.python} -m mobifrag.platform.run --device {params.device}"
-        " --kernel {input.kernel} --agent {input.agent} --script {input.job}"
-        " --disk-mib {params.disk_mib} --out {output.out} --console {log} --keep-disk"
-        " -- {params.fs} {params.mkfs} $(realpath {input.trace}) {params.seed}"
+        runner="--keep-disk",
+        job_args=guest_args(
+            "{fs} {mkfs} $(realpath {input.trace}) {seed}",
+            fs=UL["filesystem"],
+            mkfs=mkfs_options(UL["filesystem"]),
+            seed=config["seed"],
+        ),
 
 
 rule user_latency_install_traces:
@@ -124,11 +115,9 @@ rule user_latency_tile_db:
         " --out {output} > {log} 2>&1"
 
 
-rule user_latency_run:
+use rule guest_job as user_latency_run with:
     input:
-        kernel=lambda w: device_kernel(job_device(w)),
-        agent=lambda w: device_agent(job_device(w)),
-        job="jobs/user-latency.sh",
+        unpack(guest_inputs("jobs/user-latency.sh")),
         aged=platform_runs("user-latency/aged/{state}"),
         install=workloads("user-latency/install"),
         tiles=workloads("user-latency/tiles/mirth_cache.db"),
@@ -141,23 +130,14 @@ rule user_latency_run:
         platform_runs("benchmarks/user_latency_run-{state}.tsv")
     wildcard_constraints:
         state=UL_STATES,
-    threads: guest_cpus
-    resources:
-        mem_mb=guest_mem_mb,
-        runtime=guest_runtime_min,
     params:
-        python=PYTHON,
-        device=job_device,
         disk_mib=lambda w: ul_params(w.scale)["disk_mib"],
-        fs=UL["filesystem"],
-        seed=config["seed"],
-    shell:
-        "{params.python} -m mobifrag.platform.run --device {params.device}"
-        " --kernel {input.kernel} --agent {input.agent} --script {input.job}"
-        " --disk-mib {params.disk_mib} --disk-from {input.aged}/disk.img"
-        " --out {output.out} --console {log}"
-        " -- {params.fs} $(realpath {input.install}) $(realpath {input.tiles})"
-        " $(realpath {input.queries}) {params.seed}"
+        runner=guest_args("--disk-from {input.aged}/disk.img"),
+        job_args=guest_args(
+            "{fs} $(realpath {input.install}) $(realpath {input.tiles}) $(realpath {input.queries}) {seed}",
+            fs=UL["filesystem"],
+            seed=config["seed"],
+        ),
 
 
 rule user_latency_table:

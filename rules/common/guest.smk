@@ -1,0 +1,56 @@
+# Guest jobs: the inputs, arguments and resources of a job on a device's platform
+# (the base rule every guest job derives from is rules/infra/guest.smk).
+import inspect
+
+
+def guest_cpus(wildcards):
+    """Cores a guest job holds: the emulator's vCPUs. Under TCG, guests whose vCPUs
+    outnumber the host's cores run several times slower (README, Determinism)."""
+    return device_profile(job_device(wildcards))["platform"]["cpus"]
+
+
+def guest_mem_mb(wildcards):
+    """Host memory of a guest job: the guest's RAM plus QEMU's own (TCG translation
+    cache, device models; a 1 GiB guest peaked at 1.2 GiB resident) and the runner."""
+    return device_profile(job_device(wildcards))["platform"]["memory_mib"] + 1024
+
+
+def runtime_min(timeout_s):
+    """Minutes a guest job may take: its timeout, after which the runner kills the guest
+    and fails the rule with its console log, plus room to do so."""
+    return timeout_s // 60 + 10
+
+
+def guest_runtime_min(wildcards):
+    return runtime_min(
+        device_profile(job_device(wildcards))["platform"]["job_timeout_s"]
+    )
+
+
+def guest_inputs(job):
+    """The inputs every guest job reads: the device's kernel and agent, and the job
+    script; for `input: unpack(guest_inputs("jobs/<job>.sh"))`."""
+    return lambda wildcards: {
+        "kernel": device_kernel(job_device(wildcards)),
+        "agent": device_agent(job_device(wildcards)),
+        "job": job,
+    }
+
+
+def guest_args(template, **values):
+    """A guest job's arguments (or runner options) as a params function: the template
+    filled in with the job's wildcards, input, output and the named values, each a constant or a
+    function of the wildcards (and of the input, if it takes two arguments). {input.x}
+    stays a relative path, so params do not change with the checkout's location."""
+
+    def value(v, wildcards, input):
+        if not callable(v):
+            return v
+        takes_input = len(inspect.signature(v).parameters) == 2
+        return v(wildcards, input) if takes_input else v(wildcards)
+
+    def fill(wildcards, input, output):
+        named = {k: value(v, wildcards, input) for k, v in values.items()}
+        return template.format(wildcards=wildcards, input=input, output=output, **named)
+
+    return fill

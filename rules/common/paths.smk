@@ -1,0 +1,155 @@
+# Paths and parameters shared by every stage: the venv, the stages' path patterns,
+# device profiles and their platform keys, scale presets, mkfs options.
+import os
+import shlex
+from pathlib import Path
+
+import yaml
+
+from mobifrag.workflow.profiles import ProfileError, load_device
+from mobifrag.workflow.stages import (
+    FIGURES,
+    PLATFORM_KEY_PATTERN,
+    PLATFORM_RUNS,
+    RESULTS,
+    WORKLOADS,
+    platform_key as stage_platform_key,
+)
+
+# The repo's venv by a path relative to the workflow (Snakemake runs there), so
+# `snakemake`, `python -m snakemake` and pytest agree on this parameter and a moved
+# checkout reruns nothing.
+VENV_PYTHON = ".venv/bin/python"
+PYTHON = VENV_PYTHON if Path(workflow.basedir, VENV_PYTHON).exists() else sys.executable
+AGENT = "agent/build/mobifrag-agent"
+
+
+def results(path):
+    """A path pattern under one run's results folder."""
+    return f"{RESULTS}/{path}"
+
+
+def workloads(path):
+    """A path pattern under a scale's generated workloads."""
+    return f"{WORKLOADS}/{path}"
+
+
+def platform_runs(path):
+    """A path pattern under one platform's runs (wildcard {platform}, see
+    platform_key)."""
+    return f"{PLATFORM_RUNS}/{path}"
+
+
+def figures(path):
+    """A path pattern under one run's figures folder."""
+    return f"{FIGURES}/{path}"
+
+
+def device_profile(name):
+    try:
+        return load_device(name)
+    except ProfileError as error:
+        raise WorkflowError(str(error)) from None
+
+
+def shipped_devices():
+    return sorted(
+        p.stem
+        for p in Path(workflow.basedir, "devices").glob("*.yaml")
+        if p.name != "schema.yaml"
+    )
+
+
+def platform_key(device):
+    """The platform a device's jobs run on (mobifrag/workflow/stages.py): a change of guest
+    memory, vCPUs or kernel gives a new key, and so reruns the experiments."""
+    kernel = device_kernel(device)
+    if kernel.startswith("build/kernel/"):
+        kernel = Path(kernel).parent.name  # its folder name carries the build's hash
+    return stage_platform_key(device_profile(device)["platform"], kernel)
+
+
+def platform_device(key):
+    """The device profile a platform's jobs name: the first of devices/ (by name) on the
+    platform `key`, whichever device the run is for, so a job's parameters do not change
+    with a device swap and its finished runs stay valid. A profile that does not load is
+    passed over here; it fails where it is the run's device."""
+    for device in shipped_devices():
+        try:
+            if platform_key(device) == key:
+                return device
+        except WorkflowError:
+            continue
+    raise WorkflowError(f"no device profile in devices/ runs on platform {key}")
+
+
+# A device, a scale and a platform key are single path components, so the stages'
+# patterns (results/<device>/..., results/platform/<key>/..., results/workloads/...)
+# never match each other's files.
+wildcard_constraints:
+    device="|".join(shipped_devices()),
+    scale="|".join(config["scales"]),
+    platform=PLATFORM_KEY_PATTERN,
+
+
+def job_device(wildcards):
+    """The device profile a job's wildcards stand for (platform runs name a platform)."""
+    if "platform" in wildcards.keys():
+        return platform_device(wildcards.platform)
+    return wildcards.device
+
+
+def on_platform(path, wildcards, **extra):
+    """A platform-run path of the device the wildcards name, other wildcards filled in."""
+    values = {**dict(wildcards.items()), **extra}
+    values["platform"] = platform_key(values.pop("device"))
+    return platform_runs(path).format(**values)
+
+
+def scale_params(scale):
+    if scale not in config["scales"]:
+        known = ", ".join(config["scales"])
+        raise WorkflowError(f"config: scale {scale!r} is not one of: {known}")
+    return config["scales"][scale]
+
+
+def mkfs_options(fs, *extra):
+    """The guest mkfs options of a file system, with extra ones, as one shell word
+    (Snakemake's `:q` would drop an empty string, and with it the job script's
+    argument)."""
+    return shlex.quote(" ".join([config["filesystems"][f"{fs}_mkfs"], *extra]).strip())
+
+
+def repetitions(scale, experiment):
+    """Independent runs of an experiment: the scale's count for an experiment whose
+    statistic varies between runs (config `repeated`), else one."""
+    if experiment not in config["repeated"]:
+        return [1]
+    return list(range(1, scale_params(scale)["repetitions"] + 1))
+
+
+def app_package(app):
+    """The Android package of an app model (traces/scenarios/<app>.yaml)."""
+    model = Path(workflow.basedir, config["autoage"]["models"], f"{app}.yaml")
+    if not model.is_file():
+        raise WorkflowError(f"config: no scenario model {model} for app {app!r}")
+    return yaml.safe_load(model.read_text())["package"]
+
+
+def app_size_scale(disk_mib):
+    """Sizes of app files on a disk of disk_mib (see reference_disk_gib in the config)."""
+    return disk_mib / (config["reference_disk_gib"] * 1024)
+
+
+def run_labels(runs):
+    return " ".join(f"--run {label} {path}" for label, path in runs.items())
+
+
+def run_folders(runs):
+    """The replay folders (three levels up from the snapshots) the runs need."""
+    return sorted({str(Path(path).parent.parent) for path in runs.values()})
+
+
+# Checked now, so a bad profile or scale stops the run before any work.
+device_profile(config["device"])
+scale_params(config["scale"])

@@ -1,0 +1,229 @@
+# Which runs each experiment's tables read, and each experiment's own parameters: one
+# section per experiment (rules/experiments/<experiment>.smk).
+import json
+import math
+
+
+# --- concurrent_appenders -----------------------------------------------------------
+def appender_runs(wildcards):
+    """Label → run directory of every (file system, writers, repetition) run of TMC
+    Fig. 6."""
+    run = on_platform("concurrent-appenders", wildcards)
+    return {
+        f"fs={fs},writers={n},rep={r}": f"{run}/{fs}/writers-{n}/rep-{r}"
+        for fs in config["concurrent_appenders"]["filesystems"]
+        for n in config["concurrent_appenders"]["writers"]
+        for r in repetitions(wildcards.scale, "concurrent-appenders")
+    }
+
+
+# --- autoage ------------------------------------------------------------------------
+def day_runs(run_dir, days):
+    """--run arguments of the daily snapshots (day 0 is the fill) of a replay."""
+    return " ".join(
+        f"--run day={d} {run_dir}/snapshots/day-{d:02d}" for d in range(days + 1)
+    )
+
+
+# AutoAge is the one replay measured past the profile's hour (30 days on 8 GiB at the
+# paper scale), so its scale may give it a longer timeout; every other guest keeps the
+# profile's.
+def autoage_timeout_s(wildcards):
+    """The AutoAge replay's guest timeout: the profile's, or the scale's if longer."""
+    profile = device_profile(job_device(wildcards))["platform"]["job_timeout_s"]
+    return max(
+        profile, scale_params(wildcards.scale)["autoage"].get("job_timeout_s", 0)
+    )
+
+
+def autoage_runtime_min(wildcards):
+    return runtime_min(autoage_timeout_s(wildcards))
+
+
+# --- filldelete ---------------------------------------------------------------------
+def filldelete_mkfs(fs, scale):
+    """mkfs options of the fill/delete disks: the fill makes about as many files at
+    every scale (mobifrag/workloads/filldelete.py), more than mke2fs gives a 1 GiB disk.
+    """
+    inodes = scale_params(scale)["filldelete"].get("ext4_inodes")
+    return mkfs_options(fs, *([f"-N {inodes}"] if fs == "ext4" and inodes else []))
+
+
+def filldelete_filled_disk(wildcards):
+    """The filled disk a level's replay starts from; none for a level of 0 % (Low,
+    pristine: the replay makes a fresh file system)."""
+    if config["filldelete"]["levels"][wildcards.level] == 0:
+        return []
+    return platform_runs("filldelete/{fs}/filled").format(**wildcards)
+
+
+def filldelete_runs(wildcards):
+    """Label → snapshot of the app's files after aging to each level (TMC Fig. 7)."""
+    run = on_platform("", wildcards).rstrip("/")
+    return {
+        f"level={level},app={app},package={app_package(app)}": (
+            f"{run}/filldelete/{wildcards.fs}/{level}-{app}/snapshots/01-{app}"
+        )
+        for level in scale_params(wildcards.scale)["filldelete"]["levels"]
+        for app in config["filldelete"]["apps"]
+    }
+
+
+# --- capacity -----------------------------------------------------------------------
+def capacity_runs(wildcards):
+    """Label → the final snapshot of every app on each capacity (TMC Fig. 8)."""
+    run = on_platform("", wildcards).rstrip("/")
+    apps = config["capacity"]["apps"]
+    last = f"{len(apps):02d}-{apps[-1]}"
+    return {
+        f"capacity_mib={mib},app={app},package={app_package(app)}": (
+            f"{run}/capacity/{wildcards.fs}/{mib}MiB/snapshots/{last}"
+        )
+        for mib in scale_params(wildcards.scale)["capacity"]["disk_mib"]
+        for app in apps
+    }
+
+
+# --- janusd -------------------------------------------------------------------------
+JANUSD_RUN = "treat/e4defrag/{level}/threads-{threads}"
+JANUSD_WILDCARDS = {"level": "low|moderate|high|full", "threads": r"\d+"}
+
+# Per replayed method: its trace (format, path below the run folder), the layout whose
+# DoF_P is measured after it, and whether the appends' trace is replayed first (uncounted).
+JANUSD_REPLAYS = {
+    "append": ("blktrace", "blktrace-append", "run/snapshot", False),
+    "e4defrag": ("blktrace", "blktrace", "run/after", True),
+    "janusdl": ("csv", "janusdl/janusdl.csv", "janusdl/after", True),
+    "janusd": ("csv", "janusdp/janusd.csv", "janusdl/after", True),
+}
+
+
+# What the e4defrag guest job wrote (the rest of a replay's paths are janusd's own).
+JANUSD_PLATFORM_PARTS = {"run", "blktrace", "blktrace-append"}
+
+
+def janusd_path(w, relative):
+    """A path below one e4defrag run's folder: the platform's run for what its guest
+    job wrote, the device's results for janusd's outputs."""
+    if Path(relative).parts[0] in JANUSD_PLATFORM_PARTS:
+        return f"{on_platform(JANUSD_RUN, w)}/{relative}"
+    return f"{results(JANUSD_RUN).format(**w)}/{relative}"
+
+
+def janusd_replay_paths(w):
+    """Trace, layout and preconditioning trace of one method's replay."""
+    _, trace, layout, after_appends = JANUSD_REPLAYS[w.method]
+    appends = janusd_path(w, "blktrace-append")
+    return {
+        "trace": janusd_path(w, trace),
+        "extents": janusd_path(w, f"{layout}/extents.tsv"),
+        "precondition": f"--precondition-trace {appends}" if after_appends else "",
+    }
+
+
+def janusd_replay_inputs(w):
+    """The folders the replay reads: outputs of other rules, which are folders."""
+    _, trace, layout, _ = JANUSD_REPLAYS[w.method]
+    tops = {Path(trace).parts[0], Path(layout).parts[0], "blktrace-append"}
+    return sorted(janusd_path(w, top) for top in tops)
+
+
+def dof_lp_runs(w):
+    """Label → the e4defrag run's snapshot and the DoF_P of its files (janusd Fig. 6)."""
+    p = scale_params(w.scale)["treat"]
+    runs = {}
+    for level in p["levels"]:
+        for n in p["defrag_threads"]:
+            folder = dict(w.items(), level=level, threads=n)
+            runs[f"level={level},threads={n}"] = (
+                janusd_path(folder, "run/snapshot"),
+                janusd_path(folder, "ftl-append.dop.csv"),
+            )
+    return runs
+
+
+# janusd's recurring defragmentation.
+RECURRING = "janusd/recurring"
+
+
+def recurring_runs(w):
+    """Label → the replayed defragmentations of each interval."""
+    run = results(RECURRING).format(device=w.device, scale=w.scale)
+    return {
+        f"interval_days={n}": f"{run}/every-{n}d/defrags"
+        for n in config["janusd"]["recurring_intervals"]
+    }
+
+
+# --- ars ----------------------------------------------------------------------------
+def ars_runs(wildcards):
+    """Run label → output folder of every scheme's job of one kind."""
+    folder = on_platform(f"ars/{wildcards.kind}", wildcards)
+    return {f"scheme={s}": f"{folder}/{s}" for s in config["ars"]["schemes"]}
+
+
+ars_params = lambda scale: scale_params(scale)["ars"]
+ARS_SCHEMES = "|".join(config["ars"]["schemes"])
+
+
+# --- ars_selection ------------------------------------------------------------------
+ARS_SELECTION = "ars/selection"
+
+
+def ars_selection_scale(scale):
+    return scale_params(scale)["ars_selection"]
+
+
+def ars_selection_params():
+    """The config's ars_selection block as JSON for the command line."""
+    return json.dumps(config["ars_selection"])
+
+
+def ars_selection_lists(device, scale):
+    """The reserved-file list and decision table of every app the config names."""
+    run = PLATFORM_RUNS.format(platform=platform_key(device), scale=scale)
+    return [
+        f"{run}/{ARS_SELECTION}/{app}/{name}"
+        for app in config["ars_selection"]["apps"]
+        for name in ("reserved.txt", "decisions.csv")
+    ]
+
+
+# --- ars_eval -----------------------------------------------------------------------
+ARS_EVAL = "ars/eval"
+
+
+def ars_eval(scale):
+    return scale_params(scale)["ars_eval"]
+
+
+ARS_EVAL_JOBS = {
+    "throughput": ["fragbench"],
+    "extents": ["fragbench"],
+    "freespace": ["fragbench"],
+    "gc": ["fragbench"],
+    "fragbench": ["fragbench", "sqlite", "apps"],
+    "sqlite": ["sqlite"],
+    "apps": ["apps"],
+    "create": ["fragbench", "sqlite", "apps"],
+}
+
+
+def fragbench_args():
+    """START and MIN bytes of the fragmentation benchmark (ARS §V.A): the first file size is
+    2^-size_shift of the power of two nearest the reference data partition."""
+    block = config["ars_eval"]
+    partition = config["reference_disk_gib"] * 2**30
+    start = 2 ** (round(math.log2(partition)) - block["size_shift"])
+    return start, block["min_kib"] * 1024
+
+
+def ars_eval_runs(w):
+    """Run label → job folder of every scheme for the jobs a table reads."""
+    run = on_platform(ARS_EVAL, w)
+    jobs = ARS_EVAL_JOBS[w.kind]
+    return {
+        f"scheme={s}" + (f",job={job}" if len(jobs) > 1 else ""): f"{run}/{job}/{s}"
+        for job in jobs
+        for s in config["ars"]["schemes"]
+    }

@@ -1,0 +1,100 @@
+# ARS kernel stage (ARS §III, §V.A; kernel-patches/6.1/0001-f2fs-adaptive-reserved-
+# space.patch): the four schemes of `ars` in config/config.yaml, each on fresh
+# F2FS file systems in the emulator. Paths under ars/ of the platform's runs
+# (results/platform/{platform}/{scale}/) and, for the tables, of results/{device}/{scale}/:
+#   motivation/{scheme}/  Fig. 1: a continuous and a fragmented file (ars-motivation.sh;
+#                         each cold read traced, blktrace/read-<file>-<run>/)
+#   blocksize/{scheme}/   Fig. 2: a file written at random per block size (ars-blocksize.sh;
+#                         blktrace/read-<bytes>-<run>/)
+#   motivation.csv, blocksize.csv  their tables (mobifrag/tables/ars.py), the reads
+#                         modeled on the device profile (ftl-sim) and their wall time
+#   checks/               the patch's checks (ars-checks.sh, tests/test_ars_kernel.py)
+
+
+use rule guest_job as ars_motivation with:
+    input:
+        unpack(guest_inputs("jobs/ars-motivation.sh")),
+        lib="jobs/ars-lib.sh",
+    output:
+        out=directory(platform_runs("ars/motivation/{scheme}")),
+    log:
+        platform_runs("logs/ars-motivation-{scheme}.console.log"),
+    benchmark:
+        platform_runs("benchmarks/ars_motivation-{scheme}.tsv")
+    wildcard_constraints:
+        scheme=ARS_SCHEMES,
+    params:
+        disk_mib=lambda w: ars_params(w.scale)["disk_mib"],
+        job_args=guest_args(
+            "{wildcards.scheme} {file} {writers} {reads}",
+            file=lambda w: ars_params(w.scale)["file_mib"] * 1024 * 1024,
+            writers=config["ars"]["writers"],
+            reads=config["ars"]["reads"],
+        ),
+
+
+use rule guest_job as ars_blocksize with:
+    input:
+        unpack(guest_inputs("jobs/ars-blocksize.sh")),
+        lib="jobs/ars-lib.sh",
+    output:
+        out=directory(platform_runs("ars/blocksize/{scheme}")),
+    log:
+        platform_runs("logs/ars-blocksize-{scheme}.console.log"),
+    benchmark:
+        platform_runs("benchmarks/ars_blocksize-{scheme}.tsv")
+    wildcard_constraints:
+        scheme=ARS_SCHEMES,
+    params:
+        disk_mib=lambda w: ars_params(w.scale)["disk_mib"],
+        job_args=guest_args(
+            "{wildcards.scheme} {file} '{sizes}' {reads}",
+            file=lambda w: ars_params(w.scale)["file_mib"] * 1024 * 1024,
+            sizes=lambda w: " ".join(
+                str(k * 1024) for k in ars_params(w.scale)["block_kib"]
+            ),
+            reads=config["ars"]["reads"],
+        ),
+
+
+# The reads' block traces are replayed through ftl-sim on the device profile: the
+# modeled columns are the judged ones, wall time is the secondary series.
+rule ars_table:
+    input:
+        runs=lambda w: ars_runs(w).values(),
+        profile="devices/{device}.yaml",
+        sim=FTL_SIM,
+    output:
+        results("ars/{kind}.csv"),
+    log:
+        results("logs/ars-{kind}-table.log"),
+    benchmark:
+        results("benchmarks/ars_table-{kind}.tsv")
+    wildcard_constraints:
+        kind="motivation|blocksize",
+    params:
+        python=PYTHON,
+        case=lambda w: {"motivation": "file", "blocksize": "block_size"}[w.kind],
+        runs=lambda w: run_labels(ars_runs(w)),
+    shell:
+        "{params.python} -m mobifrag.tables.ars --case {params.case} {params.runs}"
+        " --device {input.profile} --ftl-sim {input.sim} --out {output} 2> {log}"
+
+
+use rule guest_job as ars_checks with:
+    input:
+        unpack(guest_inputs("jobs/ars-checks.sh")),
+        lib="jobs/ars-lib.sh",
+    output:
+        out=directory(platform_runs("ars/checks")),
+    log:
+        platform_runs("logs/ars-checks.console.log"),
+    benchmark:
+        platform_runs("benchmarks/ars_checks.tsv")
+    params:
+        disk_mib=lambda w: ars_params(w.scale)["disk_mib"],
+        job_args=guest_args(
+            "{file} {writers}",
+            file=lambda w: ars_params(w.scale)["file_mib"] * 1024 * 1024,
+            writers=config["ars"]["writers"],
+        ),

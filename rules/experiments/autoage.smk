@@ -1,0 +1,64 @@
+# AutoAge (TMC §4.1.1): days of app installs, updates and sessions replayed on a file
+# system filled to 70 %, a fragcheck snapshot each day.
+rule autoage_traces:
+    input:
+        models=sorted(str(p) for p in Path(config["autoage"]["models"]).glob("*.yaml")),
+    output:
+        directory(workloads("autoage/traces")),
+    log:
+        workloads("logs/autoage-traces.log"),
+    params:
+        python=PYTHON,
+        seed=config["seed"],
+        days=lambda w: scale_params(w.scale)["autoage"]["days"],
+        disk_bytes=lambda w: scale_params(w.scale)["autoage"]["disk_mib"] * 1024 * 1024,
+    shell:
+        "{params.python} -m mobifrag.workloads autoage --models $(dirname {input.models[0]})"
+        " --days {params.days} --seed {params.seed} --disk-bytes {params.disk_bytes}"
+        " --out {output} > {log} 2>&1"
+
+
+use rule guest_job as autoage_replay with:
+    input:
+        unpack(guest_inputs("jobs/replay-traces.sh")),
+        traces=workloads("autoage/traces"),
+    output:
+        out=directory(platform_runs("autoage/{fs}/run")),
+    log:
+        platform_runs("logs/autoage-{fs}.console.log"),
+    benchmark:
+        platform_runs("benchmarks/autoage_replay-{fs}.tsv")
+    wildcard_constraints:
+        fs="ext4|f2fs",
+    resources:
+        mem_mb=guest_mem_mb,
+        runtime=autoage_runtime_min,
+    params:
+        disk_mib=lambda w: scale_params(w.scale)["autoage"]["disk_mib"],
+        runner=guest_args(
+            "--timeout {timeout}",
+            timeout=autoage_timeout_s,
+        ),
+        job_args=guest_args(
+            "{wildcards.fs} {mkfs} $(realpath {input.traces}) {seed}",
+            mkfs=lambda w: mkfs_options(w.fs),
+            seed=config["seed"],
+        ),
+
+
+rule autoage_tables:
+    input:
+        lambda w: on_platform("autoage/{fs}/run", w),
+    output:
+        dof=results("autoage/{fs}/dof.csv"),
+        levels=results("autoage/{fs}/levels.csv"),
+    log:
+        results("logs/autoage-{fs}-tables.log"),
+    params:
+        python=PYTHON,
+        runs=lambda w, input: day_runs(
+            input[0], scale_params(w.scale)["autoage"]["days"]
+        ),
+    shell:
+        "{params.python} -m mobifrag.tables.fragments {params.runs}"
+        " --dof {output.dof} --levels {output.levels} 2> {log}"

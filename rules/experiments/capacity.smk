@@ -1,0 +1,62 @@
+# Capacity (TMC §4.4, Fig. 8): the apps installed on disks of several sizes, the
+# last snapshot of each.
+rule capacity_traces:
+    input:
+        models=expand(
+            "{models}/{app}.yaml",
+            models=config["autoage"]["models"],
+            app=config["capacity"]["apps"],
+        ),
+    output:
+        directory(workloads("capacity/traces")),
+    log:
+        workloads("logs/capacity-traces.log"),
+    params:
+        python=PYTHON,
+        seed=config["seed"],
+        sessions=lambda w: scale_params(w.scale)["capacity"]["sessions"],
+        size_scale=lambda w: app_size_scale(
+            min(scale_params(w.scale)["capacity"]["disk_mib"])
+        ),
+    shell:
+        "mkdir -p {output} && n=0 && for model in {input.models}; do"
+        " n=$((n + 1)); app=$(basename $model .yaml);"
+        " {params.python} -m mobifrag.workloads scenario --model $model --seed {params.seed}"
+        " --sessions {params.sessions} --size-scale {params.size_scale}"
+        " --out {output}/$(printf %02d $n)-$app.iotrace >> {log} 2>&1 || exit 1; done"
+
+
+use rule guest_job as capacity_replay with:
+    input:
+        unpack(guest_inputs("jobs/replay-traces.sh")),
+        traces=workloads("capacity/traces"),
+    output:
+        out=directory(platform_runs("capacity/{fs}/{mib}MiB")),
+    log:
+        platform_runs("logs/capacity-{fs}-{mib}MiB.console.log"),
+    benchmark:
+        platform_runs("benchmarks/capacity_replay-{fs}-{mib}MiB.tsv")
+    wildcard_constraints:
+        fs="ext4|f2fs",
+        mib=r"\d+",
+    params:
+        disk_mib=lambda w: int(w.mib),
+        job_args=guest_args(
+            "{wildcards.fs} {mkfs} $(realpath {input.traces}) {seed}",
+            mkfs=lambda w: mkfs_options(w.fs),
+            seed=config["seed"],
+        ),
+
+
+rule capacity_tables:
+    input:
+        lambda w: run_folders(capacity_runs(w)),
+    output:
+        results("capacity/{fs}/dof.csv"),
+    log:
+        results("logs/capacity-{fs}-tables.log"),
+    params:
+        python=PYTHON,
+        runs=lambda w: run_labels(capacity_runs(w)),
+    shell:
+        "{params.python} -m mobifrag.tables.fragments {params.runs} --dof {output} 2> {log}"

@@ -1,0 +1,48 @@
+# Concurrent appenders (TMC §3.3, Fig. 6): writers appending to their files at once on a
+# fresh file system, repeated (config `repeated`), each ending in a fragcheck snapshot.
+use rule guest_job as concurrent_appenders with:
+    input:
+        unpack(guest_inputs("jobs/concurrent-appenders.sh")),
+    output:
+        out=directory(
+            platform_runs("concurrent-appenders/{fs}/writers-{writers}/rep-{rep}")
+        ),
+    log:
+        platform_runs(
+            "logs/concurrent-appenders-{fs}-writers-{writers}-rep-{rep}.console.log"
+        ),
+    benchmark:
+        platform_runs(
+            "benchmarks/concurrent_appenders-{fs}-writers-{writers}-rep-{rep}.tsv"
+        )
+    wildcard_constraints:
+        fs="ext4|f2fs",
+        writers=r"\d+",
+        rep=r"\d+",
+    params:
+        disk_mib=lambda w: scale_params(w.scale)["disk_mib"],
+        job_args=guest_args(
+            "{wildcards.fs} {mkfs} {wildcards.writers} {record} {file}",
+            mkfs=lambda w: mkfs_options(w.fs),
+            record=config["concurrent_appenders"]["record_kib"] * 1024,
+            file=lambda w: scale_params(w.scale)["concurrent_appenders"]["file_kib"]
+            * 1024,
+        ),
+
+
+rule concurrent_appenders_tables:
+    input:
+        lambda w: appender_runs(w).values(),
+    output:
+        dof=results("concurrent-appenders/dof.csv"),
+        layout=results("concurrent-appenders/layout.csv"),
+    log:
+        results("logs/concurrent-appenders-tables.log"),
+    params:
+        python=PYTHON,
+        runs=lambda w: " ".join(
+            f"--run {k} {v}/snapshot" for k, v in appender_runs(w).items()
+        ),
+    shell:
+        "{params.python} -m mobifrag.tables.fragments {params.runs}"
+        " --dof {output.dof} --layout {output.layout} 2> {log}"

@@ -1,0 +1,50 @@
+# Dispersed I/O (TMC §5.3.2–5.3.3, Fig. 13): writes and reads spread over regions of
+# the disk, traced in the guest and replayed through ftl-sim's map-cache variants.
+
+
+use rule guest_job as dispersed_run with:
+    input:
+        unpack(guest_inputs("jobs/dispersed-io.sh")),
+    output:
+        out=directory(platform_runs("dispersed/{fs}/run")),
+    log:
+        platform_runs("logs/dispersed-{fs}.console.log"),
+    benchmark:
+        platform_runs("benchmarks/dispersed_run-{fs}.tsv")
+    wildcard_constraints:
+        fs="ext4|f2fs",
+    params:
+        # The file, its metadata and the file system's own: a fifth more than the file.
+        disk_mib=lambda w: max(scale_params(w.scale)["dispersed"]["region_mib"])
+        * 6
+        // 5
+        + 64,
+        job_args=guest_args(
+            "{wildcards.fs} {mkfs} {file_mib}M {ios} {regions} {seed}",
+            mkfs=lambda w: mkfs_options(w.fs),
+            file_mib=lambda w: max(scale_params(w.scale)["dispersed"]["region_mib"]),
+            ios=lambda w: scale_params(w.scale)["dispersed"]["ios"],
+            regions=lambda w: shlex.quote(
+                " ".join(map(str, scale_params(w.scale)["dispersed"]["region_mib"]))
+            ),
+            seed=config["seed"],
+        ),
+
+
+rule dispersed_tables:
+    input:
+        run=lambda w: on_platform("dispersed/{fs}/run", w),
+        profile="devices/{device}.yaml",
+        sim=FTL_SIM,
+    output:
+        results("dispersed/{fs}/dispersed.csv"),
+    log:
+        results("logs/dispersed-{fs}-tables.log"),
+    benchmark:
+        results("benchmarks/dispersed_tables-{fs}.tsv")
+    params:
+        python=PYTHON,
+        aged=config["dispersed"]["gc_overwritten_share"],
+    shell:
+        "{params.python} -m mobifrag.tables.dispersed --run {input.run} --device {input.profile}"
+        " --ftl-sim {input.sim} --aged {params.aged} --table {output} 2> {log}"

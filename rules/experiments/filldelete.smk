@@ -1,0 +1,117 @@
+# Fill/delete aging (TMC §4.3, Fig. 7): a disk filled and aged to each level, then
+# each app installed and snapshotted.
+rule filldelete_fill_trace:
+    output:
+        workloads("filldelete/traces/fill.iotrace"),
+    log:
+        workloads("logs/filldelete-fill-trace.log"),
+    params:
+        python=PYTHON,
+        seed=config["seed"],
+        disk_bytes=lambda w: scale_params(w.scale)["filldelete"]["disk_mib"]
+        * 1024
+        * 1024,
+        size_scale=lambda w: app_size_scale(
+            scale_params(w.scale)["filldelete"]["disk_mib"]
+        ),
+    shell:
+        "{params.python} -m mobifrag.workloads filldelete --part fill --target 0"
+        " --disk-bytes {params.disk_bytes} --seed {params.seed}"
+        " --size-scale {params.size_scale} --out {output} > {log} 2>&1"
+
+
+# The fill does not depend on the level: one filled disk per file system, copied by
+# every level's replay (TMC §4.3 fills once, then deletes down to each utilization).
+use rule guest_job as filldelete_fill with:
+    input:
+        unpack(guest_inputs("jobs/age-image.sh")),
+        trace=workloads("filldelete/traces/fill.iotrace"),
+    output:
+        out=directory(platform_runs("filldelete/{fs}/filled")),
+    log:
+        platform_runs("logs/filldelete-{fs}-filled.console.log"),
+    benchmark:
+        platform_runs("benchmarks/filldelete_fill-{fs}.tsv")
+    wildcard_constraints:
+        fs="ext4|f2fs",
+    params:
+        disk_mib=lambda w: scale_params(w.scale)["filldelete"]["disk_mib"],
+        runner="--keep-disk",
+        job_args=guest_args(
+            "{wildcards.fs} {mkfs} $(realpath {input.trace}) {seed}",
+            mkfs=lambda w: filldelete_mkfs(w.fs, w.scale),
+            seed=config["seed"],
+        ),
+
+
+rule filldelete_traces:
+    input:
+        model=Path(config["autoage"]["models"], "{app}.yaml"),
+    output:
+        directory(workloads("filldelete/traces/{level}-{app}")),
+    log:
+        workloads("logs/filldelete-traces-{level}-{app}.log"),
+    params:
+        python=PYTHON,
+        seed=config["seed"],
+        target=lambda w: config["filldelete"]["levels"][w.level],
+        disk_bytes=lambda w: scale_params(w.scale)["filldelete"]["disk_mib"]
+        * 1024
+        * 1024,
+        sessions=lambda w: scale_params(w.scale)["filldelete"]["sessions"],
+        size_scale=lambda w: app_size_scale(
+            scale_params(w.scale)["filldelete"]["disk_mib"]
+        ),
+    shell:
+        "mkdir -p {output} && {params.python} -m mobifrag.workloads filldelete"
+        " --part reclaim --disk-bytes {params.disk_bytes} --target {params.target}"
+        " --seed {params.seed} --out {output}/00-aging.iotrace > {log} 2>&1 &&"
+        " {params.python} -m mobifrag.workloads scenario --model {input.model}"
+        " --seed {params.seed} --sessions {params.sessions} --size-scale {params.size_scale}"
+        " --out {output}/01-{wildcards.app}.iotrace >> {log} 2>&1"
+
+
+use rule guest_job as filldelete_replay with:
+    input:
+        unpack(guest_inputs("jobs/replay-traces.sh")),
+        traces=workloads("filldelete/traces/{level}-{app}"),
+        filled=filldelete_filled_disk,
+    output:
+        out=directory(platform_runs("filldelete/{fs}/{level}-{app}")),
+    log:
+        platform_runs("logs/filldelete-{fs}-{level}-{app}.console.log"),
+    benchmark:
+        platform_runs("benchmarks/filldelete_replay-{fs}-{level}-{app}.tsv")
+    wildcard_constraints:
+        fs="ext4|f2fs",
+        level="low|moderate|high|full",
+        app="[a-z]+",
+    params:
+        disk_mib=lambda w: scale_params(w.scale)["filldelete"]["disk_mib"],
+        runner=guest_args(
+            "{disk}",
+            disk=lambda w, input: (
+                f"--disk-from {input.filled}/disk.img" if input.filled else ""
+            ),
+        ),
+        job_args=guest_args(
+            "{wildcards.fs} {mkfs} $(realpath {input.traces}) {seed}",
+            mkfs=lambda w, input: (
+                "aged" if input.filled else filldelete_mkfs(w.fs, w.scale)
+            ),
+            seed=config["seed"],
+        ),
+
+
+rule filldelete_tables:
+    input:
+        lambda w: run_folders(filldelete_runs(w)),
+    output:
+        results("filldelete/{fs}/dof.csv"),
+    log:
+        results("logs/filldelete-{fs}-tables.log"),
+    params:
+        python=PYTHON,
+        runs=lambda w: run_labels(filldelete_runs(w)),
+    shell:
+        "{params.python} -m mobifrag.tables.fragments {params.runs} --dof {output} 2> {log}"

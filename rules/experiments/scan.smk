@@ -1,0 +1,73 @@
+# Scan time vs DoF (TMC §5.1, Fig. 9; §5.3.1): files fragmented to several DoF read
+# cold in the guest, each read traced with blktrace and replayed through ftl-sim.
+
+
+rule scan_traces:
+    output:
+        directory(workloads("scan/traces")),
+    log:
+        workloads("logs/scan-traces.log"),
+    params:
+        python=PYTHON,
+        seed=config["seed"],
+        disk_bytes=lambda w: scale_params(w.scale)["scan"]["disk_mib"] * 1024 * 1024,
+        # A quarter more hole space than the file: the file's extent tree and the
+        # allocator's per-CPU reservations need room too (measured: 10 % was not always
+        # enough with 1 MiB holes on 2 vCPUs).
+        holes_bytes=lambda w: scale_params(w.scale)["scan"]["file_mib"]
+        * 1024
+        * 1024
+        * 5
+        // 4,
+        hole_kib=lambda w: " ".join(map(str, scale_params(w.scale)["scan"]["hole_kib"])),
+    shell:
+        "mkdir -p {output} && for kib in {params.hole_kib}; do"
+        " {params.python} -m mobifrag.workloads holes --disk-bytes {params.disk_bytes}"
+        " --fullness 100 --small-bytes ${{kib}}K --small-total {params.holes_bytes}"
+        " --seed {params.seed} --out {output}/holes-$(printf %06d $kib)k.iotrace"
+        " >> {log} 2>&1 || exit 1; done &&"
+        " {params.python} -m mobifrag.workloads filldelete --disk-bytes {params.disk_bytes}"
+        " --target 0 --seed {params.seed} --out {output}/pristine.iotrace >> {log} 2>&1"
+
+
+use rule guest_job as scan_run with:
+    input:
+        unpack(guest_inputs("jobs/scan-fragmented.sh")),
+        traces=workloads("scan/traces"),
+    output:
+        out=directory(platform_runs("scan/{fs}/run")),
+    log:
+        platform_runs("logs/scan-{fs}.console.log"),
+    benchmark:
+        platform_runs("benchmarks/scan_run-{fs}.tsv")
+    wildcard_constraints:
+        fs="ext4|f2fs",
+    params:
+        disk_mib=lambda w: scale_params(w.scale)["scan"]["disk_mib"],
+        job_args=guest_args(
+            "{wildcards.fs} {mkfs} $(realpath {input.traces}) {file_bytes} {seed}",
+            file_bytes=lambda w: scale_params(w.scale)["scan"]["file_mib"]
+            * 1024
+            * 1024,
+            mkfs=lambda w: mkfs_options(w.fs),
+            seed=config["seed"],
+        ),
+
+
+rule scan_tables:
+    input:
+        run=lambda w: on_platform("scan/{fs}/run", w),
+        profile="devices/{device}.yaml",
+        sim=FTL_SIM,
+    output:
+        table=results("scan/{fs}/scan.csv"),
+        fit=results("scan/{fs}/fit.csv"),
+    log:
+        results("logs/scan-{fs}-tables.log"),
+    benchmark:
+        results("benchmarks/scan_tables-{fs}.tsv")
+    params:
+        python=PYTHON,
+    shell:
+        "{params.python} -m mobifrag.tables.scan --run {input.run} --device {input.profile}"
+        " --ftl-sim {input.sim} --table {output.table} --fit {output.fit} 2> {log}"

@@ -1,0 +1,31 @@
+# The base rule of every guest job: one job script from jobs/ run by the platform runner
+# (python -m mobifrag.platform.run) on the device's platform, holding the guest's vCPUs,
+# memory and timeout. Each experiment derives its jobs with
+#   use rule guest_job as <experiment>_<step> with:
+# giving input (unpack(guest_inputs("jobs/<job>.sh")) and its own inputs), output `out`,
+# log, benchmark and params: disk_mib, runner (extra runner options, e.g. --keep-disk) and
+# job_args (guest_args(template, **values): the job script's arguments), and `then`
+# (a shell step after the job, e.g. moving a trace out of the run).
+rule guest_job:
+    output:
+        out=directory("results/.guest-job/{platform}/{scale}/never-requested"),
+    log:
+        "results/.guest-job/{platform}/{scale}/never-requested.console.log",
+    benchmark:
+        "results/.guest-job/{platform}/{scale}/never-requested.tsv"
+    threads: guest_cpus
+    resources:
+        mem_mb=guest_mem_mb,
+        runtime=guest_runtime_min,
+    params:
+        python=PYTHON,
+        device=job_device,
+        disk_mib=0,
+        runner="",
+        job_args="",
+        then="",
+    shell:
+        "{params.python} -m mobifrag.platform.run --device {params.device}"
+        " --kernel {input.kernel} --agent {input.agent} --script {input.job}"
+        " --disk-mib {params.disk_mib} --out {output.out} --console {log}"
+        " {params.runner} -- {params.job_args} {params.then}"
