@@ -11,6 +11,10 @@
   python -m mobifrag.workloads holes --disk-bytes 1G --fullness 90 --small-bytes 8K \
       --small-total 128M --seed 1 --out severe.iotrace
   python -m mobifrag.workloads strace --in app.strace --out app.iotrace [--root /data/data/x]
+  python -m mobifrag.workloads mobibench --in mobigen.out.facebook --out facebook.iotrace \
+      [--dir mobigen_temp] [--reserved reserved.txt] [--written-many-more-than 100]
+  python -m mobifrag.workloads mobibench-stats --trace facebook=mobigen.out.facebook ... \
+      --out trace-stats.csv [--written-many-more-than 100]
   python -m mobifrag.workloads validate FILE.iotrace|MODEL.yaml ...
 
 Errors name FILE:LINE; exit status 65 for bad input (as the replayer), 0 on success.
@@ -25,10 +29,11 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from mobifrag.workloads import estimate, filldelete
+from mobifrag.workflow.atomic import write_lines_atomic, write_table
+from mobifrag.workloads import estimate, filldelete, mobibench_import
 from mobifrag.workloads.autoage import autoage, default_scale, default_size_scale
 from mobifrag.workloads.generate import scenario_ops
-from mobifrag.workloads.iotrace import TraceError, read_trace, write_trace
+from mobifrag.workloads.iotrace import TraceError, escape, read_trace, write_trace
 from mobifrag.workloads.scenarios import AppModel, ModelError, load_model, load_models
 from mobifrag.workloads.sizes import size_argument
 from mobifrag.workloads.strace_import import StraceError, check, import_strace
@@ -46,6 +51,13 @@ def _positive(text: str) -> float:
 def _size_or_zero(text: str) -> int:
     """A size, or 0 (the No aging state of TMC §5.2 deletes no small files)."""
     return 0 if text.strip() == "0" else size_argument(text)
+
+
+def _app_and_path(text: str) -> tuple[str, Path]:
+    app, sep, path = text.partition("=")
+    if not sep or not app or not path:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected APP=PATH")
+    return app, Path(path)
 
 
 def parser() -> argparse.ArgumentParser:
@@ -160,6 +172,35 @@ def parser() -> argparse.ArgumentParser:
         help="skip malformed lines (reported on stderr) instead of failing",
     )
 
+    mb = sub.add_parser("mobibench", help="Mobibench (MobiGen) app trace → trace")
+    mb.add_argument("--in", dest="input", required=True, type=Path)
+    mb.add_argument("--out", required=True, type=Path)
+    mb.add_argument(
+        "--dir",
+        default=mobibench_import.DEFAULT_DIR,
+        help="folder of the replayed files under the replay root (default: %(default)s)",
+    )
+    mb.add_argument(
+        "--reserved",
+        type=Path,
+        help="also write the written-many files (ARS §IV), one escaped path a line",
+    )
+    mb.add_argument(
+        "--written-many-more-than",
+        type=int,
+        default=mobibench_import.WRITTEN_MANY_MORE_THAN,
+        help="write calls above which a file is written-many (default: %(default)s)",
+    )
+
+    ms = sub.add_parser("mobibench-stats", help="ARS §IV statistics of Mobibench traces → CSV")
+    ms.add_argument("--trace", required=True, action="append", type=_app_and_path)
+    ms.add_argument("--out", required=True, type=Path)
+    ms.add_argument(
+        "--written-many-more-than",
+        type=int,
+        default=mobibench_import.WRITTEN_MANY_MORE_THAN,
+    )
+
     va = sub.add_parser("validate", help="check traces and models; report FILE:LINE")
     va.add_argument("files", nargs="+", type=Path)
     return top
@@ -271,6 +312,31 @@ def _strace(args) -> dict:
     return {"out": str(args.out), **result.summary()}
 
 
+def _mobibench(args) -> dict:
+    result = mobibench_import.import_mobibench(args.input, args.dir)
+    comment = (
+        f"mobifrag.workloads mobibench from {args.input.name} dir={args.dir}: "
+        "replayed as Mobibench's replayer does (mobifrag/workloads/mobibench_import.py)"
+    )
+    write_trace(args.out, result.ops, [comment])
+    read_trace(args.out)  # the format's own check, as the replayer's --check
+    summary = {"out": str(args.out), **result.summary()}
+    if args.reserved:
+        paths = mobibench_import.written_many_paths(result.ops, args.written_many_more_than)
+        write_lines_atomic(args.reserved, [escape(p) for p in paths])
+        summary["reserved"] = len(paths)
+    return summary
+
+
+def _mobibench_stats(args) -> dict:
+    rows = []
+    for app, path in args.trace:
+        result = mobibench_import.import_mobibench(path)
+        rows.append({"app": app, **mobibench_import.stats(result, args.written_many_more_than)})
+    write_table(args.out, mobibench_import.STATS_COLUMNS, rows)
+    return {"out": str(args.out), "apps": {row["app"]: row for row in rows}}
+
+
 def _validate(args) -> dict:
     checked = {}
     for path in args.files:
@@ -289,6 +355,8 @@ def main(argv: list[str] | None = None) -> int:
         "autoage": _autoage,
         "strace": _strace,
         "validate": _validate,
+        "mobibench": _mobibench,
+        "mobibench-stats": _mobibench_stats,
         "filldelete": _filldelete,
         "holes": _holes,
         "createdelete": _createdelete,
