@@ -11,11 +11,50 @@ from mobifrag.tables import dispersed as dispersed_table
 DISPERSED = REPO / "results/emulator-emmc/test/dispersed/ext4"
 
 
-def test_models_add_garbage_collection_for_writes_only():
-    assert set(dispersed_table.models("read", 0.5)) == {"profile", "R-16", "R-128"}
-    writes = dispersed_table.models("write", 0.5)
-    assert set(writes) == {"profile", "W-16", "W-128", "W-GC"}
-    assert writes["W-GC"][-2:] == ("--precondition-random-fraction", "0.5")
+def summary(path, reads=0, writes=0):
+    requests = {"read": {"count": reads}, "write": {"count": writes}}
+    path.write_text(
+        json.dumps({"requests": requests, "time": {"device_busy_us": 2000, "modeled_us": 3000}})
+    )
+    return str(path)
+
+
+def fio_report(run, phase, runtime):
+    (run / "fio").mkdir(exist_ok=True)
+    (run / "fio" / f"{phase}.json").write_text(json.dumps({"jobs": [{"job_runtime": runtime}]}))
+
+
+def test_rows_come_from_each_models_summary_in_phase_order(tmp_path):
+    for phase, runtime in (("read-16", 7), ("read-1", 5)):
+        (tmp_path / "blktrace" / phase).mkdir(parents=True)
+        fio_report(tmp_path, phase, runtime)
+    models = [
+        ("read", "16", "R-16", summary(tmp_path / "a.json", reads=16)),
+        ("read", "1", "R-16", summary(tmp_path / "b.json", reads=1)),
+    ]
+    rows = dispersed_table.dispersed_rows(tmp_path, models)
+    assert [(r["region_mib"], r["requests"], r["emulator_wall_ms"]) for r in rows] == [
+        (1, 1, "5"),
+        (16, 16, "7"),
+    ]
+    assert rows[0]["device_ms"] == "2" and rows[0]["modeled_ms"] == "3"
+
+
+def test_a_model_of_a_phase_the_job_did_not_run_is_named(tmp_path):
+    (tmp_path / "blktrace" / "read-1").mkdir(parents=True)
+    models = [("write", "64", "W-GC", summary(tmp_path / "a.json"))]
+    with pytest.raises(dispersed_table.DispersedError, match="write-64 for model W-GC"):
+        dispersed_table.dispersed_rows(tmp_path, models)
+
+
+def test_a_damaged_summary_is_named(tmp_path):
+    (tmp_path / "blktrace" / "read-1").mkdir(parents=True)
+    fio_report(tmp_path, "read-1", 5)
+    (tmp_path / "bad.json").write_text("{")
+    with pytest.raises(dispersed_table.DispersedError, match="bad.json"):
+        dispersed_table.dispersed_rows(
+            tmp_path, [("read", "1", "R-16", str(tmp_path / "bad.json"))]
+        )
 
 
 def test_phase_folders_are_ordered_by_operation_and_region(tmp_path):

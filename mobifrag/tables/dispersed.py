@@ -1,14 +1,15 @@
 """Dispersed I/O (TMC §5.3.2–5.3.3, Fig. 13): one row per (operation, region, device
 model) of a `jobs/dispersed-io.sh` run.
 
-    python -m mobifrag.tables.dispersed --run RUN_DIR --device devices/D.yaml \
-        --ftl-sim ftl-sim/target/release/ftl-sim --aged 0.5 --table dispersed.csv
+    python -m mobifrag.tables.dispersed --run RUN_DIR \
+        --model read 16 R-16 model/read-16/ftl_fill100_closed_cache16k.json ... \
+        --table dispersed.csv
 
-Models, after TMC Fig. 13c: the map cache at 16 KiB and at 128 KiB (R-16, R-128, W-16,
-W-128), and writes with 128 KiB on a device whose space was written once and then
-partly overwritten at random, so garbage collection runs (W-GC). `profile` rows use the
-profile's own cache and are the modeled counterpart of Figs. 13a/b, next to the
-emulator wall time fio measured in the guest.
+The device models are those of TMC Fig. 13c, defined once in config `dispersed.models`;
+each (phase, model) replay is a job of its own (rule ftl_replay_phase) whose ftl-sim
+summary this module reads. `profile` rows use the profile's own map cache and are the
+modeled counterpart of Figs. 13a/b, next to the emulator wall time fio measured in the
+guest.
 """
 
 from __future__ import annotations
@@ -29,19 +30,6 @@ PHASE = re.compile(r"(read|write)-(\d+)$")
 
 class DispersedError(RuntimeError):
     """A dispersed-I/O run that cannot be tabulated; the message names the file."""
-
-
-def models(op: str, aged: float) -> dict[str, tuple[str, ...]]:
-    """Model name → ftl-sim options for one operation."""
-    letter = op[0].upper()
-    variants = {
-        "profile": (),
-        f"{letter}-16": ("--cache-bytes", str(16 * 1024)),
-        f"{letter}-128": ("--cache-bytes", str(128 * 1024)),
-    }
-    if op == "write":
-        variants["W-GC"] = variants["W-128"] + ("--precondition-random-fraction", str(aged))
-    return variants
 
 
 def fio_wall_ms(run: Path, phase: str) -> str:
@@ -67,37 +55,51 @@ def phases(run: Path) -> list[tuple[str, int]]:
     return sorted(found, key=lambda p: (p[0], p[1]))
 
 
-def dispersed_rows(run: Path, device: Path, ftl_sim: Path, aged: float) -> list[dict]:
+def read_summary(path: Path) -> dict:
+    try:
+        return json.loads(Path(path).read_text())
+    except (OSError, ValueError) as error:
+        raise DispersedError(f"{path}: no ftl-sim summary ({error})") from None
+
+
+def dispersed_rows(run: Path, models: list[tuple[str, str, str, str]]) -> list[dict]:
+    """One row per (operation, region, model), ordered by operation and region; each
+    phase must have been run by the job (its block trace and fio report)."""
+    ran = set(phases(run))
     rows = []
-    for op, region in phases(run):
-        phase = f"{op}-{region}"
-        wall = fio_wall_ms(run, phase)
-        for model, options in models(op, aged).items():
-            summary = ftl.replay(ftl_sim, device, run / "blktrace" / phase, *options)
-            rows.append(
-                {
-                    "op": op,
-                    "region_mib": region,
-                    "model": model,
-                    "requests": summary["requests"][op]["count"],
-                    **ftl.times_ms(summary),
-                    "emulator_wall_ms": wall,
-                }
-            )
+    for op, region, model, summary_path in sorted(models, key=lambda m: (m[0], int(m[1]))):
+        if (op, int(region)) not in ran:
+            raise DispersedError(f"{run}: no phase {op}-{region} for model {model}")
+        summary = read_summary(summary_path)
+        rows.append(
+            {
+                "op": op,
+                "region_mib": int(region),
+                "model": model,
+                "requests": summary["requests"][op]["count"],
+                **ftl.times_ms(summary),
+                "emulator_wall_ms": fio_wall_ms(run, f"{op}-{region}"),
+            }
+        )
     return rows
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--run", type=Path, required=True)
-    parser.add_argument("--device", type=Path, required=True)
-    parser.add_argument("--ftl-sim", type=Path, required=True)
-    parser.add_argument("--aged", type=float, default=0.5, help="overwritten share for W-GC")
+    parser.add_argument(
+        "--model",
+        nargs=4,
+        action="append",
+        required=True,
+        metavar=("OP", "MIB", "NAME", "SUMMARY"),
+        help="one phase's replay under one device model (ftl-sim JSON summary)",
+    )
     parser.add_argument("--table", type=Path, required=True)
     args = parser.parse_args(argv)
     try:
-        rows = dispersed_rows(args.run, args.device, args.ftl_sim, args.aged)
-    except (DispersedError, ftl.FtlSimError, OSError) as error:
+        rows = dispersed_rows(args.run, args.model)
+    except (DispersedError, KeyError, OSError) as error:
         print(f"dispersed_table: {error}", file=sys.stderr)
         return 1
     write_table(args.table, COLUMNS, rows)

@@ -227,3 +227,25 @@ def ars_eval_runs(w):
         for job in jobs
         for s in config["ars"]["schemes"]
     }
+
+
+# --- dispersed ----------------------------------------------------------------------
+# Every device model of Fig. 13 replays closed loop on a device written once (the tokens
+# of rules/infra/model.smk); config `dispersed.models` adds each model's own tokens.
+DISPERSED_REPLAY = "_fill100_closed"
+
+
+def dispersed_models(w):
+    """(operation, region MiB, model) → the replay summary of that phase under that
+    model, for one dispersed run (phases are <op>-<MiB>, jobs/dispersed-io.sh)."""
+    run = results("dispersed/{fs}/run").format(**w)
+    return {
+        (
+            op,
+            region,
+            model,
+        ): f"{run}/model/{op}-{region}/ftl{DISPERSED_REPLAY}{variant}.json"
+        for op, models in config["dispersed"]["models"].items()
+        for region in scale_params(w.scale)["dispersed"]["region_mib"]
+        for model, variant in models.items()
+    }

@@ -31,20 +31,22 @@ use rule guest_job as dispersed_run with:
         ),
 
 
+# Every (phase, model) replay is its own job (rule ftl_replay_phase); the table reads
+# their summaries and fio's wall time from the run.
 rule dispersed_tables:
     input:
         run=lambda w: on_platform("dispersed/{fs}/run", w),
-        profile="devices/{device}.yaml",
-        sim=FTL_SIM,
+        models=lambda w: dispersed_models(w).values(),
     output:
         results("dispersed/{fs}/dispersed.csv"),
     log:
         results("logs/dispersed-{fs}-tables.log"),
-    benchmark:
-        results("benchmarks/dispersed_tables-{fs}.tsv")
     params:
         python=PYTHON,
-        aged=config["dispersed"]["gc_overwritten_share"],
+        models=lambda w: " ".join(
+            f"--model {op} {region} {model} {path}"
+            for (op, region, model), path in dispersed_models(w).items()
+        ),
     shell:
-        "{params.python} -m mobifrag.tables.dispersed --run {input.run} --device {input.profile}"
-        " --ftl-sim {input.sim} --aged {params.aged} --table {output} 2> {log}"
+        "{params.python} -m mobifrag.tables.dispersed --run {input.run} {params.models}"
+        " --table {output} 2> {log}"

@@ -10,11 +10,12 @@
 #   ftl{variant}.json       replay summary
 #   ftl-remap{variant}.json replay of trace + remap.csv
 #   ftl{variant}.dop.csv    per-file DoP / DoF_P after the replay (+ .dop.json summary)
+#   model/{phase}/ftl{variant}.json  replay of one job phase's trace, blktrace/{phase}/
 # {variant} is empty or a list of "_token"s: cache<N>k (map cache of N KiB),
 # tpage | entry (cache mode), fill<P> (P % of the space written sequentially
 # first), aged<P> (then P % of the logical pages overwritten at random, so GC
 # is active), closed (closed-loop replay, queue depth 1), qd<N> (queue-depth limit).
-# Example: results/emulator-emmc/quick/fig13-w-2g/ftl_cache16k_fill100.json
+# Example: results/emulator-emmc/quick/dispersed/ext4/run/model/read-16/ftl_fill100_closed_cache16k.json
 
 import re
 from pathlib import Path
@@ -64,6 +65,32 @@ rule ftl_sim_build:
         "build/ftl-sim/build.log",
     shell:
         "cargo build --release --locked --manifest-path ftl-sim/Cargo.toml > {log} 2>&1"
+
+
+# A phase's trace is a folder of the run's blktrace/, not the run's whole trace.
+ruleorder: ftl_replay_phase > ftl_replay
+
+
+# The run folder is the input (a guest job's output is the whole folder).
+rule ftl_replay_phase:
+    input:
+        run=lambda w: on_platform("{experiment}", w),
+        profile="devices/{device}.yaml",
+        sim=FTL_SIM,
+    output:
+        results("{experiment}/model/{phase}/ftl{variant}.json"),
+    log:
+        results("logs/{experiment}/model/{phase}/ftl{variant}.log"),
+    benchmark:
+        results("benchmarks/ftl_replay_phase-{experiment}-{phase}{variant}.tsv")
+    wildcard_constraints:
+        phase=r"[a-z0-9-]+",
+        variant=r"(_[a-z0-9]+)*",
+    params:
+        extra=ftl_variant_args,
+    shell:
+        "{input.sim} replay --device {input.profile} --format blktrace {params.extra}"
+        " -o {output} {input.run}/blktrace/{wildcards.phase} 2> {log}"
 
 
 rule ftl_replay:
