@@ -50,8 +50,41 @@ read_table <- function(path) {
   table
 }
 
+# The run a figure was drawn from: commit, device, scale, seed, run date and `line`, the
+# caption line to draw. The figure rule (rules/infra/figures.smk) hands it over in
+# MOBIFRAG_FIGURE_STAMP as `key: value` lines, read from the run's provenance.json by
+# `python -m mobifrag.report.provenance --figure-stamp`; NULL when a script runs without.
+figure_stamp <- function(text = Sys.getenv("MOBIFRAG_FIGURE_STAMP")) {
+  if (!nzchar(text)) return(NULL)
+  fields <- read.dcf(textConnection(text))
+  if (nrow(fields) != 1 || !all(c("commit", "line") %in% colnames(fields))) {
+    stop("MOBIFRAG_FIGURE_STAMP: expected `key: value` lines with commit and line", call. = FALSE)
+  }
+  as.list(fields[1, ])
+}
+
+# The stamp as the figure's last caption line, below any caption of its own.
+stamp_plot <- function(plot, stamp) {
+  if (is.null(stamp)) return(plot)
+  caption <- plot$labels$caption
+  lines <- if (is.null(caption)) stamp$line else paste(caption, stamp$line, sep = "\n")
+  plot + labs(caption = lines)
+}
+
+# The PDF's Title: the figure's name and, with a stamp, the run it was drawn from.
+pdf_title <- function(pdf, stamp) {
+  figure <- sub("\\.pdf$", "", basename(pdf))
+  if (is.null(stamp)) return(figure)
+  sprintf(
+    "%s; mobifrag commit %s; device %s; scale %s; seed %s; run %s",
+    figure, stamp$commit, stamp$device, stamp$scale, stamp$seed, stamp$date
+  )
+}
+
 save_figure <- function(plot, args, width = 7, height = 3.5) {
-  ggsave(args$pdf, plot, width = width, height = height)
+  stamp <- figure_stamp()
+  plot <- stamp_plot(plot, stamp)
+  ggsave(args$pdf, plot, width = width, height = height, title = pdf_title(args$pdf, stamp))
   ggsave(args$png, plot, width = width, height = height, dpi = 150)
 }
 

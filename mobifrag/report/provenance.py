@@ -3,6 +3,12 @@
     python -m mobifrag.report.provenance --device NAME --kernel-provenance K.json \
         --config-json CONFIG.json --out provenance.json
     python -m mobifrag.report.provenance --record [config/measured-versions.json]
+    python -m mobifrag.report.provenance --figure-stamp provenance.json
+
+Each record carries the time it was written (`recorded`, UTC) and whether the checkout
+had uncommitted changes (`dirty`, also shown as a `+modified` suffix of `commit`).
+--figure-stamp prints the lines the figures' shared theme (paper-figures/theme.R) writes
+on every figure and into its PDF's metadata: commit, device, scale, seed and run date.
 
 Each run records the versions of the Debian packages of bootstrap/debian-packages.txt,
 QEMU, the kernel source package, the R packages of the figures and every Python package,
@@ -282,8 +288,11 @@ def collect(
             f"provenance: warning: no measured versions to compare with ({measured})",
             file=sys.stderr,
         )
+    commit = git_commit()
     return {
-        "commit": git_commit(),
+        "commit": commit,
+        "dirty": commit.endswith("+modified"),
+        "recorded": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
         "host": {"machine": platform.machine(), "kernel": platform.release()},
         "python": platform.python_version(),
         "kernel": json.loads(Path(kernel_provenance).read_text()),
@@ -294,6 +303,44 @@ def collect(
         "config": config,
         "seed": config.get("seed"),
     }
+
+
+def run_date(record: dict, path: Path | None = None) -> str:
+    """The day a provenance record was written: its `recorded` time, or for a record
+    written before it had one, its file's modification time."""
+    recorded = record.get("recorded")
+    if recorded:
+        return str(recorded)[:10]
+    if path is not None and path.exists():
+        mtime = path.stat().st_mtime
+        return datetime.datetime.fromtimestamp(mtime, datetime.UTC).date().isoformat()
+    return "unknown"
+
+
+def figure_stamp(record: dict, path: Path | None = None) -> dict[str, str]:
+    """What every figure of a run carries: commit, device, scale, seed and run date, and
+    `line`, the caption line the shared theme draws under each figure."""
+    config = record.get("config") or {}
+    commit = str(record.get("commit") or "unknown")
+    head, modified, _ = commit.partition("+modified")
+    stamp = {
+        "commit": commit,
+        "device": str(config.get("device", "unknown")),
+        "scale": str(config.get("scale", "unknown")),
+        "seed": str(record.get("seed", config.get("seed", "unknown"))),
+        "date": run_date(record, path),
+    }
+    short = head[:12] + ("+modified" if modified or record.get("dirty") else "")
+    stamp["line"] = (
+        f"mobifrag {short} | {stamp['device']} | {stamp['scale']} | seed {stamp['seed']}"
+        f" | run {stamp['date']}"
+    )
+    return stamp
+
+
+def stamp_text(stamp: dict[str, str]) -> str:
+    """The stamp as `key: value` lines (R reads them with read.dcf)."""
+    return "".join(f"{key}: {' '.join(value.split())}\n" for key, value in stamp.items())
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -313,7 +360,17 @@ def main(argv: list[str] | None = None) -> int:
         metavar="PATH",
         help="write this machine's versions as the measured reference and exit",
     )
+    parser.add_argument(
+        "--figure-stamp",
+        type=Path,
+        metavar="PROVENANCE",
+        help="print the commit, device, scale, seed and date a figure carries, and exit",
+    )
     args = parser.parse_args(argv)
+    if args.figure_stamp:
+        record = json.loads(args.figure_stamp.read_text())
+        sys.stdout.write(stamp_text(figure_stamp(record, args.figure_stamp)))
+        return 0
     if args.record:
         record = record_measured(args.record)
         print(f"provenance: {len(flatten(record['versions']))} versions written to {args.record}")
