@@ -47,5 +47,5 @@ def check_tables(wildcards):
 def study_outputs(device, scale):
     """What `snakemake all` produces for one device and scale."""
     run = RESULTS.format(device=device, scale=scale)
-    extras = [f"{run}/claims.md", f"{run}/provenance.json"]
+    extras = [f"{run}/claims.md", f"{run}/provenance.json", f"{run}/report.html"]
     return study_figures(device, scale) + extras

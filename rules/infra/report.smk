@@ -1,5 +1,6 @@
-# Report stage: the papers' claims checked against the run, and the run's provenance.
-# `snakemake --report report.html` collects them with every figure.
+# Report stage: the papers' claims checked against the run, and the run's provenance;
+# results/<device>/<scale>/report.html (rule report_html) gathers them with the claims
+# chart and every figure into one self-contained page.
 
 
 rule claims:
@@ -77,3 +78,62 @@ rule provenance:
         " --kernel-provenance $kernel --config-json {output}.config.json"
         " --out {output} 2> {log}; status=$?;"
         " rm -f {output}.config.json {output}.kernel.json; exit $status"
+
+
+# The claims chart of the report: every claim a row, its band and its measured interval,
+# coloured by verdict. Not a paper figure (not in paper-figures/registry.yaml): it is
+# drawn from claims.csv, with the shared theme and its provenance line.
+rule claims_chart:
+    input:
+        script="paper-figures/claims-chart.R",
+        theme="paper-figures/theme.R",
+        provenance=results("provenance.json"),
+        claims=results("claims.csv"),
+    output:
+        pdf=results("claims-chart.pdf"),
+        png=results("claims-chart.png"),
+    log:
+        results("logs/claims-chart.log"),
+    benchmark:
+        results("benchmarks/claims_chart.tsv")
+    params:
+        python=PYTHON,
+    shell:
+        "stamp=$({params.python} -m mobifrag.report.provenance"
+        " --figure-stamp {input.provenance} 2> {log}) &&"
+        ' MOBIFRAG_FIGURE_STAMP="$stamp" Rscript {input.script} {output.pdf} {output.png}'
+        " {input.claims} >> {log} 2>&1"
+
+
+# The report a reviewer opens first: one self-contained HTML page per device and scale
+# (mobifrag/report/html.py) with the claims summary, the claims chart, every claim linked
+# to its figure and tables, every figure with its caption and claims, and the provenance.
+rule report_html:
+    input:
+        claims=results("claims.csv"),
+        claims_file="config/claims.yaml",
+        provenance=results("provenance.json"),
+        chart=results("claims-chart.png"),
+        registry="paper-figures/registry.yaml",
+        figures=lambda w: [
+            path for path in study_figures(w.device, w.scale) if path.endswith(".png")
+        ],
+    output:
+        results("report.html"),
+    log:
+        results("logs/report-html.log"),
+    benchmark:
+        results("benchmarks/report_html.tsv")
+    params:
+        python=PYTHON,
+        figures=lambda w: FIGURES.format(device=w.device, scale=w.scale),
+        benchmarks=lambda w: [
+            f"{RESULTS.format(device=w.device, scale=w.scale)}/benchmarks",
+            f"{PLATFORM_RUNS.format(platform=platform_key(w.device), scale=w.scale)}/benchmarks",
+        ],
+    shell:
+        "{params.python} -m mobifrag.report.html --claims-csv {input.claims}"
+        " --claims {input.claims_file} --provenance {input.provenance} --chart {input.chart}"
+        " --registry {input.registry} --figures {params.figures}"
+        " --benchmarks {params.benchmarks[0]} --benchmarks {params.benchmarks[1]}"
+        " --out {output} 2> {log}"

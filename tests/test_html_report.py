@@ -1,0 +1,305 @@
+"""The run's HTML report (mobifrag/report/html.py, rule report_html) and the provenance
+every figure carries (paper-figures/theme.R, rule figure).
+
+A small fake run in tmp_path (a real claims.csv, provenance.json, fixture tables and
+PNGs) goes through the same commands as the rules: the provenance stamp, the R scripts
+and the report module. The report is then opened in headless Chromium, which must decode
+the claims chart and every figure."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import struct
+import subprocess
+import sys
+import zlib
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+import yaml
+
+from mobifrag import REPO
+from mobifrag.report import html as report_html
+from mobifrag.report.claims import CSV_COLUMNS
+from mobifrag.report.provenance import figure_stamp
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+needs_r = pytest.mark.skipif(shutil.which("Rscript") is None, reason="needs R (make bootstrap)")
+needs_chromium = pytest.mark.skipif(
+    CHROMIUM is None, reason="needs Debian's chromium (bootstrap/debian-packages.txt)"
+)
+
+COMMIT = "0123456789abcdef0123456789abcdef01234567+modified"
+FIGURES = ("tmc-fig06-layout", "tmc-fig09-dof-latency")
+# Real claim ids of config/claims.yaml, one per kind of row the chart draws.
+CLAIM_ROWS = [
+    ("tmc-fig06-ext4-five-writers-fragment", "tmc-fig06-layout", "layout", "5", "3", "7",
+     "17.9", "17.8", "18", "2", "not reproduced", ""),
+    ("tmc-fig09-scan-time-linear-in-dof", "tmc-fig09-dof-latency", "modeled_time", "NA",
+     "0.9", "inf", "0.9998", "0.9998", "0.9998", "1", "reproduced", ""),
+    ("tmc-s531-fragmented-file-needs-more-requests", "tmc-fig09-dof-latency", "count",
+     "58.6", "29.8", "87.4", "31.5", "30", "33", "3", "inconclusive", ""),
+    ("tmc-fig05a-sqlite-fragmented-from-day-one", "tmc-fig05a-dof-by-class", "layout",
+     "3", "1.5", "6", "NA", "NA", "NA", "0", "not measured", "needs autoage/ext4/dof.csv"),
+]  # fmt: skip
+
+
+def png_bytes(width: int = 4, height: int = 3) -> bytes:
+    """A small valid RGB PNG (grey)."""
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        body = kind + data
+        return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body))
+
+    raw = b"".join(b"\x00" + b"\x80\x80\x80" * width for _ in range(height))
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", header)
+        + chunk(b"IDAT", zlib.compress(raw))
+        + chunk(b"IEND", b"")
+    )
+
+
+def provenance_record(commit: str = COMMIT) -> dict:
+    return {
+        "commit": commit,
+        "dirty": commit.endswith("+modified"),
+        "recorded": "2026-11-25T09:30:00+00:00",
+        "seed": 7,
+        "config": {"device": "emulator-emmc", "scale": "test", "seed": 7},
+        "device": {"name": "emulator-emmc", "storage": {"ftl": {"map_cache_mib": 1}}},
+        "kernel": {"kernel_release": "6.1.0", "config_sha256": "c0ffee", "source_sha256": "5eed"},
+        "tools": {"R": "R version 4.2.2", "fio": "fio-3.33"},
+        "host": {"machine": "x86_64"},
+    }
+
+
+@pytest.fixture
+def fake_run(tmp_path):
+    """results/<device>/<scale>/ and paper-figures/<device>/<scale>/ of a small run."""
+    run = tmp_path / "results" / "emulator-emmc" / "test"
+    figures = tmp_path / "paper-figures" / "emulator-emmc" / "test"
+    run.mkdir(parents=True)
+    figures.mkdir(parents=True)
+    lines = [",".join(CSV_COLUMNS)] + [",".join(row) for row in CLAIM_ROWS]
+    (run / "claims.csv").write_text("\n".join(lines) + "\n")
+    (run / "provenance.json").write_text(json.dumps(provenance_record()))
+    (run / "concurrent-appenders").mkdir()
+    (run / "concurrent-appenders" / "dof.csv").write_text("fs,dof\next4,2\n")
+    registry = {stem: {"tables": ["x.csv"], "caption": f"Caption of {stem}."} for stem in FIGURES}
+    (tmp_path / "registry.yaml").write_text(yaml.safe_dump(registry))
+    for stem in FIGURES:
+        (figures / f"{stem}.png").write_bytes(png_bytes())
+    return tmp_path, run, figures
+
+
+def python(*args: str, **kwargs) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, *args], cwd=REPO, capture_output=True, text=True, check=True, **kwargs
+    )
+
+
+def stamp_env(provenance: Path) -> dict:
+    """The environment the figure rule gives an R script."""
+    stamp = python("-m", "mobifrag.report.provenance", "--figure-stamp", str(provenance)).stdout
+    return {**os.environ, "MOBIFRAG_FIGURE_STAMP": stamp}
+
+
+def rscript(script: str, pdf: Path, png: Path, tables: list[Path], env: dict) -> None:
+    run = subprocess.run(
+        ["Rscript", str(REPO / "paper-figures" / script), str(pdf), str(png), *map(str, tables)],
+        capture_output=True,
+        text=True,
+        env=env,
+    )
+    assert run.returncode == 0, run.stderr
+
+
+def pdf_title(path: Path) -> str:
+    """The Title of a PDF's Info dictionary (R's pdf device writes it uncompressed)."""
+    match = re.search(rb"/Title \((.*?)(?<!\\)\)", path.read_bytes(), re.S)
+    assert match, f"{path}: no /Title"
+    return match.group(1).decode("latin-1")
+
+
+def make_report(root: Path, run: Path, figures: Path, chart: Path | None) -> Path:
+    out = run / "report.html"
+    args = [
+        "-m", "mobifrag.report.html", "--claims-csv", str(run / "claims.csv"),
+        "--claims", "config/claims.yaml", "--provenance", str(run / "provenance.json"),
+        "--registry", str(root / "registry.yaml"), "--figures", str(figures),
+        "--benchmarks", str(run / "benchmarks"), "--out", str(out),
+    ]  # fmt: skip
+    if chart is not None:
+        args += ["--chart", str(chart)]
+    python(*args)
+    return out
+
+
+class Elements(HTMLParser):
+    """Every element's tag and attributes, in document order."""
+
+    def __init__(self):
+        super().__init__()
+        self.elements: list[tuple[str, dict]] = []
+
+    def handle_starttag(self, tag, attrs):
+        self.elements.append((tag, dict(attrs)))
+
+    def by_id(self) -> dict[str, tuple[str, dict]]:
+        return {a["id"]: (t, a) for t, a in self.elements if a.get("id")}
+
+
+def parse(text: str) -> Elements:
+    parser = Elements()
+    parser.feed(text)
+    return parser
+
+
+# A script appended to a copy of the report: the browser writes each image's decoded
+# width into the DOM, so --dump-dom shows whether it decoded the data URI.
+DECODED = """<script>
+window.addEventListener("load", () => {
+  for (const img of document.images) img.setAttribute("data-decoded-width", img.naturalWidth);
+});
+</script>"""
+
+
+def chromium(*args: str) -> subprocess.CompletedProcess:
+    sandbox = ["--no-sandbox"] if os.geteuid() == 0 else []
+    return subprocess.run(
+        [CHROMIUM, "--headless", "--disable-gpu", *sandbox, *args],
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+
+
+# --- the report in a browser ---------------------------------------------------------
+
+
+@needs_r
+@needs_chromium
+def test_report_opens_in_headless_chromium_with_chart_and_every_figure(fake_run, tmp_path):
+    root, run, figures = fake_run
+    env = stamp_env(run / "provenance.json")
+    chart = run / "claims-chart.png"
+    rscript("claims-chart.R", run / "claims-chart.pdf", chart, [run / "claims.csv"], env)
+    report = make_report(root, run, figures, chart)
+    text = report.read_text()
+    assert not re.search(r"""(src|href)=["']?(https?:)?//""", text), "a network resource"
+
+    probe = report.with_name("probe.html")
+    probe.write_text(text.replace("</body>", DECODED + "</body>"))
+    dom = chromium("--virtual-time-budget=5000", "--dump-dom", probe.as_uri())
+    assert dom.returncode == 0, dom.stderr[-2000:]
+    ids = parse(dom.stdout).by_id()
+
+    tag, chart_img = ids["claims-chart-img"]
+    assert tag == "img" and chart_img["src"].startswith("data:image/png;base64,")
+    assert int(chart_img["data-decoded-width"]) > 100  # the browser decoded the chart
+    images = [a for t, a in parse(dom.stdout).elements if t == "img"]
+    assert len(images) == 1 + len(FIGURES)
+    assert all(a["src"].startswith("data:image/png;base64,") for a in images)
+    assert all(int(a["data-decoded-width"]) > 0 for a in images)
+    for stem in FIGURES:
+        assert ids[f"figure-{stem}"][0] == "figure"
+    for row in CLAIM_ROWS:
+        assert ids[f"claim-{row[0]}"][0] == "tr"
+    # every in-page link lands on an element of the page
+    anchors = [a["href"] for t, a in parse(dom.stdout).elements if t == "a" and "href" in a]
+    local = {href[1:] for href in anchors if href.startswith("#")}
+    assert {f"figure-{stem}" for stem in FIGURES} <= local
+    assert local <= set(ids)
+    assert "concurrent-appenders/dof.csv" in anchors  # the claim's table, relative
+    assert COMMIT in dom.stdout
+
+    shot = tmp_path / "shot.png"
+    taken = chromium("--hide-scrollbars", "--window-size=1000,1400", f"--screenshot={shot}",
+                     report.as_uri())  # fmt: skip
+    assert taken.returncode == 0, taken.stderr[-2000:]
+    assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_report_lists_verdicts_provenance_and_what_is_missing(fake_run):
+    root, run, figures = fake_run
+    (figures / f"{FIGURES[1]}.png").unlink()
+    page = report_html.render(
+        run / "claims.csv",
+        REPO / "config" / "claims.yaml",
+        run / "provenance.json",
+        None,
+        root / "registry.yaml",
+        figures,
+        run / "report.html",
+    )
+    assert "4 claims: 1 reproduced, 1 not reproduced, 1 inconclusive, 1 not measured." in page
+    ids = parse(page).by_id()
+    assert {"by-verdict", "by-basis", "claims-table", "provenance-table", "tool-versions"} <= set(
+        ids
+    )
+    assert "the claims chart was not drawn" in page
+    assert f"not rendered: {figures / FIGURES[1]}.png" in page
+    assert "≥ 0.9" in page  # a band open above
+    assert "17.9 [17.8, 18] (n=2)" in page
+    assert "config_sha256: <code>c0ffee</code>" in page
+    assert "2026-11-25T09:30:00+00:00" in page  # run date
+    assert "no benchmark files" in page  # run time, where no job wrote one
+
+
+def test_claim_tables_follow_the_denominator():
+    claim = {"measure": {"table": "a.csv", "relative_to": {"table": "b.csv"}}}
+    assert report_html.claim_tables(claim) == ["a.csv", "b.csv"]
+    assert report_html.claim_tables(None) == []
+
+
+# --- provenance on every figure -------------------------------------------------------
+
+
+def test_figure_stamp_names_commit_device_scale_seed_and_date():
+    stamp = figure_stamp(provenance_record())
+    assert stamp["commit"] == COMMIT
+    assert (stamp["device"], stamp["scale"], stamp["seed"], stamp["date"]) == (
+        "emulator-emmc",
+        "test",
+        "7",
+        "2026-11-25",
+    )
+    assert (
+        stamp["line"]
+        == "mobifrag 0123456789ab+modified | emulator-emmc | test | seed 7 | run 2026-11-25"
+    )
+
+
+@needs_r
+def test_a_redrawn_figure_carries_the_current_provenance(tmp_path):
+    table = tmp_path / "dof.csv"
+    table.write_text("day,dof\n1,1\n1,2\n2,1\n2,3\n2,5\n")
+    provenance = tmp_path / "provenance.json"
+    pdf, png = tmp_path / "fig.pdf", tmp_path / "fig.png"
+
+    provenance.write_text(json.dumps(provenance_record()))
+    rscript("tmc-fig02a-dof-cdf.R", pdf, png, [table], stamp_env(provenance))
+    title = pdf_title(pdf)
+    assert title.startswith("fig; mobifrag commit " + COMMIT)
+    assert "device emulator-emmc; scale test; seed 7; run 2026-11-25" in title
+
+    later = "fedcba9876543210fedcba9876543210fedcba98"
+    provenance.write_text(json.dumps(provenance_record(later)))
+    rscript("tmc-fig02a-dof-cdf.R", pdf, png, [table], stamp_env(provenance))
+    assert f"commit {later};" in pdf_title(pdf)
+    assert COMMIT not in pdf_title(pdf)
+
+
+@needs_r
+def test_a_figure_drawn_outside_the_workflow_has_no_stamp(tmp_path):
+    table = tmp_path / "dof.csv"
+    table.write_text("day,dof\n1,1\n1,2\n")
+    env = {k: v for k, v in os.environ.items() if k != "MOBIFRAG_FIGURE_STAMP"}
+    rscript("tmc-fig02a-dof-cdf.R", tmp_path / "f.pdf", tmp_path / "f.png", [table], env)
+    assert pdf_title(tmp_path / "f.pdf") == "f"
