@@ -1,9 +1,11 @@
 #!/bin/sh
 # ARS Fig. 7 (§V.C) under one scheme (f2fs, ipu, ars, ars-ipu): per state, a fresh F2FS
 # (Low: pristine; Moderate: the fragmentation benchmark fills to FILL %), then per app of
-# APPS in order, the decision tree's reserved files (SELECTION/<app>/reserved.txt) are
-# created with user.ars and the app's scenario trace (TRACES/<app>/traces/*.iotrace)
-# is replayed with the same list as --mark-list, so a reserved file the trace (or SQLite)
+# APPS in order, the app's reserved files (SELECTION/<app>/reserved.txt) are created
+# with user.ars and the app's traces (TRACES/<app>/traces/*.iotrace) are replayed with
+# the same list as --mark-list. Config ars_eval.apps_traces picks both: Mobibench's real
+# traces, imported, with their written-many files, or the scenario traces with the
+# decision tree's list (rules/common/runs.smk). A reserved file the trace (or SQLite)
 # deletes and recreates gets user.ars again before its first write. Outputs:
 # ./replay/<state>-<app>.json (the agent's seconds) with the app's blktrace in
 # ./blktrace/<state>-<app>/ (its reserved files' creation in
@@ -23,7 +25,7 @@ mnt=$TMPDIR/fs
 mkdir -p replay
 progress_plan 4
 
-# replay_app APP STATE: the app's scenario traces, one after the other.
+# replay_app APP STATE: the app's traces, one after the other.
 replay_app() {
   for trace in "$traces/$1/traces"/*.iotrace; do
     "$MOBIFRAG_AGENT" replay --trace "$trace" --root "$mnt/data" --seed "$seed" \

@@ -197,6 +197,31 @@ def ars_eval(scale):
     return scale_params(scale)["ars_eval"]
 
 
+# Fig. 7's app traces (config ars_eval.apps_traces): Mobibench's real traces, imported,
+# with their written-many files reserved, or the ARS selection's scenario traces with the
+# decision tree's list. Both folders hold <app>/traces/*.iotrace and <app>/reserved.txt
+# (the reserved lists of the selection under the platform's runs).
+ARS_EVAL_MOBIBENCH = f"{ARS_EVAL}/mobibench"
+
+
+def ars_eval_apps_source(w):
+    """(folder of each app's reserved.txt, folder of each app's traces/) for one run."""
+    if config["ars_eval"]["apps_traces"] == "mobibench":
+        folder = workloads(ARS_EVAL_MOBIBENCH).format(scale=w.scale)
+        return folder, folder
+    selection = platform_runs(ARS_SELECTION).format(**w)
+    return selection, workloads(ARS_SELECTION).format(scale=w.scale)
+
+
+def ars_eval_apps_inputs(w):
+    """The reserved lists and trace folders the apps job replays."""
+    selection, traces = ars_eval_apps_source(w)
+    apps = config["ars_selection"]["apps"]
+    return [f"{selection}/{app}/reserved.txt" for app in apps] + [
+        f"{traces}/{app}/traces" for app in apps
+    ]
+
+
 ARS_EVAL_JOBS = {
     "throughput": ["fragbench"],
     "extents": ["fragbench"],

@@ -87,21 +87,73 @@ use rule guest_job as ars_eval_sqlite with:
         ),
 
 
+# Fig. 7's real app traces (config ars_eval.apps_traces: mobibench): Mobibench's
+# traces at the pinned commit (traces/mobibench/upstream.env, checksum verified), each
+# converted to an .iotrace with its written-many files as the reserved list, and the
+# paper's trace statistics (ARS §IV) counted from them.
+rule ars_eval_mobibench_fetch:
+    input:
+        "traces/mobibench/fetch.sh",
+        "traces/mobibench/upstream.env",
+    output:
+        workloads(f"{ARS_EVAL_MOBIBENCH}/upstream/mobigen.out.{{app}}"),
+    log:
+        workloads("logs/ars-eval-mobibench-fetch-{app}.log"),
+    wildcard_constraints:
+        app="[a-z]+",
+    shell:
+        "traces/mobibench/fetch.sh {wildcards.app} {output} 2> {log}"
+
+
+rule ars_eval_mobibench_trace:
+    input:
+        workloads(f"{ARS_EVAL_MOBIBENCH}/upstream/mobigen.out.{{app}}"),
+    output:
+        traces=directory(workloads(f"{ARS_EVAL_MOBIBENCH}/{{app}}/traces")),
+        reserved=workloads(f"{ARS_EVAL_MOBIBENCH}/{{app}}/reserved.txt"),
+    log:
+        workloads("logs/ars-eval-mobibench-trace-{app}.log"),
+    wildcard_constraints:
+        app="[a-z]+",
+    params:
+        python=PYTHON,
+        more_than=config["ars_selection"]["written_many_more_than"],
+    shell:
+        "mkdir -p {output.traces} && {params.python} -m mobifrag.workloads mobibench"
+        " --in {input} --out {output.traces}/01-{wildcards.app}.iotrace"
+        " --dir mobigen_temp/{wildcards.app} --reserved {output.reserved}"
+        " --written-many-more-than {params.more_than} > {log} 2>&1"
+
+
+rule ars_eval_trace_stats:
+    input:
+        expand(
+            workloads(f"{ARS_EVAL_MOBIBENCH}/upstream/mobigen.out.{{app}}"),
+            app=config["ars_selection"]["apps"],
+            allow_missing=True,
+        ),
+    output:
+        results(f"{ARS_EVAL}/trace-stats.csv"),
+    log:
+        results("logs/ars-eval-trace-stats.log"),
+    params:
+        python=PYTHON,
+        more_than=config["ars_selection"]["written_many_more_than"],
+        traces=lambda w, input: " ".join(
+            f"--trace {app}={path}"
+            for app, path in zip(config["ars_selection"]["apps"], input, strict=True)
+        ),
+    shell:
+        "{params.python} -m mobifrag.workloads mobibench-stats {params.traces}"
+        " --written-many-more-than {params.more_than} --out {output} > {log} 2>&1"
+
+
 use rule guest_job as ars_eval_apps with:
     input:
         unpack(guest_inputs("jobs/ars-apps.sh")),
         lib="jobs/ars-lib.sh",
         guest="jobs/ars-guest.py",
-        reserved=expand(
-            platform_runs(f"{ARS_SELECTION}/{{app}}/reserved.txt"),
-            app=config["ars_selection"]["apps"],
-            allow_missing=True,
-        ),
-        traces=expand(
-            workloads(f"{ARS_SELECTION}/{{app}}/traces"),
-            app=config["ars_selection"]["apps"],
-            allow_missing=True,
-        ),
+        apps=ars_eval_apps_inputs,
     output:
         out=directory(platform_runs(f"{ARS_EVAL}/apps/{{scheme}}")),
     log:
@@ -118,8 +170,8 @@ use rule guest_job as ars_eval_apps with:
             " '{apps}' {seed}",
             fill=config["ars_eval"]["moderate_fill_percent"],
             sizes=" ".join(str(n) for n in fragbench_args()),
-            selection=lambda w: platform_runs(ARS_SELECTION).format(**w),
-            traces=lambda w: workloads(ARS_SELECTION).format(scale=w.scale),
+            selection=lambda w: ars_eval_apps_source(w)[0],
+            traces=lambda w: ars_eval_apps_source(w)[1],
             apps=" ".join(config["ars_selection"]["apps"]),
             seed=config["seed"],
         ),
