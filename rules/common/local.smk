@@ -1,0 +1,61 @@
+# Rules that run on the machine running Snakemake, never as a job of their own on a
+# cluster (profiles/slurm: every other job is one `sbatch` job). They are light: trace
+# generation, table builders, figures, claims, provenance, small packaging steps; each
+# takes seconds and little memory, less than a cluster job's queueing and start-up
+# (two Snakemake starts per job) would cost.
+#
+# What stays a cluster job (not listed here): every guest job (derived from rule
+# guest_job, rules/infra/guest.smk), the builds (kernel, agent, ftl-sim, FlashSim), every
+# rule that runs ftl-sim or FlashSim on block traces (ftl_*, janusd_replay, the tables
+# whose rows are model replays: ars_table, ars_eval_table, ext4tune_tables, scan_tables)
+# and the device's flash/boot steps. A new rule is a cluster job unless it is named
+# here; tests/test_slurm_plan.py checks that list against the planned jobs of a run.
+# In a local run this list changes nothing.
+
+
+localrules:
+    # Trace generation (mobifrag.workloads): workloads/<scale>/...
+    autoage_traces,
+    capacity_traces,
+    filldelete_fill_trace,
+    filldelete_traces,
+    scan_traces,
+    treat_aging_trace,
+    treat_journal_traces,
+    treat_sqlite_prealloc_trace,
+    ars_eval_sqlite_traces,
+    ars_selection_trace,
+    ext4tune_aging_trace,
+    user_latency_aging_trace,
+    user_latency_install_traces,
+    user_latency_tile_db,
+    janusd_recurring_traces,
+    # Table builders over the guests' snapshots (no model replay)
+    concurrent_appenders_tables,
+    autoage_tables,
+    filldelete_tables,
+    capacity_tables,
+    dispersed_tables,
+    treat_prealloc_table,
+    treat_e4defrag_table,
+    treat_e4defrag_flash_table,
+    treat_journal_table,
+    treat_sqlite_prealloc_tables,
+    user_latency_table,
+    janusd_logical,
+    janusd_physical,
+    janusd_recurring_table,
+    janusd_dof_lp_table,
+    ars_selection_dof,
+    ars_selection_dataset,
+    ars_selection_compare,
+    ars_selection_select,
+    # Figures, claims, provenance
+    figure,
+    claims,
+    check,
+    provenance,
+    # Small device-side packaging (docs/hikey960.md): no compiler, seconds each
+    busybox_arm64,
+    ramdisk_missing,
+    boot_image,
