@@ -6,6 +6,9 @@
 # log, benchmark and params: disk_mib, runner (extra runner options, e.g. --keep-disk) and
 # job_args (guest_args(template, **values): the job script's arguments), and `then`
 # (a shell step after the job, e.g. moving a trace out of the run).
+# retries: a failed guest job runs once more on a fresh guest and disk (the runner starts
+# from an empty staging folder); every derived job inherits it. On a cluster this covers
+# a node lost mid-job or a guest that died under load; a job that fails twice stays failed.
 rule guest_job:
     output:
         out=directory("results/.guest-job/{platform}/{scale}/never-requested"),
@@ -13,6 +16,7 @@ rule guest_job:
         "results/.guest-job/{platform}/{scale}/never-requested.console.log",
     benchmark:
         "results/.guest-job/{platform}/{scale}/never-requested.tsv"
+    retries: 1
     threads: guest_cpus
     resources:
         mem_mb=guest_mem_mb,
