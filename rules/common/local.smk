@@ -30,6 +30,11 @@ localrules:
     user_latency_install_traces,
     user_latency_tile_db,
     janusd_recurring_traces,
+    # Mobibench's traces: fetched (the login node has the network a compute node may
+    # lack), imported, counted
+    ars_eval_mobibench_fetch,
+    ars_eval_mobibench_trace,
+    ars_eval_trace_stats,
     # Table builders over the guests' snapshots (no model replay)
     concurrent_appenders_tables,
     autoage_tables,
