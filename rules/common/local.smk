@@ -55,11 +55,13 @@ localrules:
     ars_selection_dataset,
     ars_selection_compare,
     ars_selection_select,
-    # Figures, claims, provenance
+    # Figures, claims, provenance, the HTML report
     figure,
     claims,
     check,
     provenance,
+    claims_chart,
+    report_html,
     # Small device-side packaging (docs/hikey960.md): no compiler, seconds each
     busybox_arm64,
     ramdisk_missing,
