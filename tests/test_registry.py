@@ -15,7 +15,9 @@ def test_every_registered_figure_has_a_script_tables_and_a_caption():
 
 
 def test_every_script_is_registered():
-    scripts = {p.stem for p in (REPO / "paper-figures").glob("*.R")} - {"theme"}
+    # theme.R is shared; claims-chart.R draws the report's claims chart (rule claims_chart),
+    # which is not a paper figure
+    scripts = {p.stem for p in (REPO / "paper-figures").glob("*.R")} - {"theme", "claims-chart"}
     assert scripts == set(REGISTRY)
 
 
