@@ -1,19 +1,22 @@
 """Scan time vs DoF (TMC §5.1, Fig. 9; §5.3.1): one row per aged state of a
 `jobs/scan-fragmented.sh` run, and a linear fit t = a·DoF + b.
 
-    python -m mobifrag.tables.scan --run RUN_DIR --device devices/D.yaml \
-        --ftl-sim ftl-sim/target/release/ftl-sim --table scan.csv --fit fit.csv
+    python -m mobifrag.tables.scan --run RUN_DIR \
+        --model holes-000004k model/holes-000004k/ftl_fill100_closed.json ... \
+        --table scan.csv --fit fit.csv
 
 Times per row: `modeled_ms` (ftl-sim's device busy time for the captured read trace,
 replayed closed-loop — cat reads one request at a time — on a device whose logical
-space was written once, plus the profile's per-request host overhead; DESIGN.md's timing
-model) and `emulator_wall_ms` (what the guest measured; emulator wall time).
+space was written once, plus the profile's per-request host overhead; each replay is a
+job of rule ftl_replay_phase, whose summary this module reads) and `emulator_wall_ms`
+(what the guest measured; emulator wall time).
 """
 
 from __future__ import annotations
 
 import argparse
 import csv
+import json
 import re
 import sys
 from pathlib import Path
@@ -46,7 +49,17 @@ def scanned_file_dof(snapshot_dir: Path) -> tuple[float, int]:
     return degree_of_fragmentation(extents, snapshot.fs_type) or 1.0, len(fragments(extents))
 
 
-def scan_rows(run: Path, device: Path, ftl_sim: Path) -> list[dict[str, object]]:
+def read_summary(models: dict[str, Path], phase: str) -> dict:
+    """The ftl-sim summary of one scanned file's cold read (rule ftl_replay_phase)."""
+    if phase not in models:
+        raise ScanError(f"no model replay of {phase} (give --model {phase} SUMMARY)")
+    try:
+        return json.loads(Path(models[phase]).read_text())
+    except (OSError, ValueError) as error:
+        raise ScanError(f"{models[phase]}: no ftl-sim summary ({error})") from None
+
+
+def scan_rows(run: Path, models: dict[str, Path]) -> list[dict[str, object]]:
     times = run / "scan.tsv"
     if not times.is_file():
         raise ScanError(f"{times} is missing: the scan job did not finish")
@@ -56,7 +69,7 @@ def scan_rows(run: Path, device: Path, ftl_sim: Path) -> list[dict[str, object]]
     for row in rows:
         name = row["trace"]
         dof, pieces = scanned_file_dof(run / "snapshots" / name)
-        summary = ftl.replay(ftl_sim, device, run / "blktrace" / name)
+        summary = read_summary(models, name)
         table.append(
             {
                 "trace": name,
@@ -106,15 +119,21 @@ def fit_rows(table: list[dict[str, object]]) -> list[dict[str, object]]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--run", type=Path, required=True)
-    parser.add_argument("--device", type=Path, required=True)
-    parser.add_argument("--ftl-sim", type=Path, required=True)
+    parser.add_argument(
+        "--model",
+        nargs=2,
+        action="append",
+        required=True,
+        metavar=("PHASE", "SUMMARY"),
+        help="ftl-sim's summary of one scanned file's cold read",
+    )
     parser.add_argument("--table", type=Path, required=True)
     parser.add_argument("--fit", type=Path, required=True)
     args = parser.parse_args(argv)
     try:
-        table = scan_rows(args.run, args.device, args.ftl_sim)
+        table = scan_rows(args.run, dict(args.model))
         fits = fit_rows(table)
-    except (ScanError, ftl.FtlSimError, SnapshotError, OSError) as error:
+    except (ScanError, KeyError, SnapshotError, OSError) as error:
         print(f"scan_table: {error}", file=sys.stderr)
         return 1
     write_table(args.table, TABLE_COLUMNS, table)

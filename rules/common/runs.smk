@@ -274,3 +274,39 @@ def dispersed_models(w):
         for region in scale_params(w.scale)["dispersed"]["region_mib"]
         for model, variant in models.items()
     }
+
+
+# --- scan ---------------------------------------------------------------------------
+# Each scanned file's cold read replays closed loop on a device written once.
+SCAN_REPLAY = "_fill100_closed"
+
+
+def scan_models(w):
+    """Phase → the replay summary of one scan run's cold read of that file: one phase per
+    hole size (holes-<KiB>k, rule scan_traces) and the pristine file."""
+    run = results("scan/{fs}/run").format(**w)
+    holes = [f"holes-{kib:06d}k" for kib in scale_params(w.scale)["scan"]["hole_kib"]]
+    return {
+        phase: f"{run}/model/{phase}/ftl{SCAN_REPLAY}.json"
+        for phase in [*holes, "pristine"]
+    }
+
+
+# --- user_latency -------------------------------------------------------------------
+# Each measured phase (an app's install, its launch, the tile-cache queries) replays
+# closed loop on a device written once.
+USER_LATENCY_REPLAY = "_fill100_closed"
+
+
+def user_latency_models(w):
+    """(state, phase) → the replay summary of that phase of the state's run
+    (jobs/user-latency.sh: install-<app>, launch-<app>, sqlite)."""
+    apps = config["user_latency"]["apps"]
+    phases = [f"{step}-{app}" for step in ("install", "launch") for app in apps]
+    states = scale_params(w.scale)["user_latency"]["states"]
+    run = results("user-latency").format(**w)
+    return {
+        (state, phase): f"{run}/{state}/run/model/{phase}/ftl{USER_LATENCY_REPLAY}.json"
+        for state in states
+        for phase in [*phases, "sqlite"]
+    }

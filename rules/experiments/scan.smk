@@ -54,20 +54,22 @@ use rule guest_job as scan_run with:
         ),
 
 
+# Every file's cold read is replayed by its own job (rule ftl_replay_phase); the tables
+# read their summaries, the DoF from the run's snapshots and the wall time from scan.tsv.
 rule scan_tables:
     input:
         run=lambda w: on_platform("scan/{fs}/run", w),
-        profile="devices/{device}.yaml",
-        sim=FTL_SIM,
+        models=lambda w: scan_models(w).values(),
     output:
         table=results("scan/{fs}/scan.csv"),
         fit=results("scan/{fs}/fit.csv"),
     log:
         results("logs/scan-{fs}-tables.log"),
-    benchmark:
-        results("benchmarks/scan_tables-{fs}.tsv")
     params:
         python=PYTHON,
+        models=lambda w: " ".join(
+            f"--model {phase} {path}" for phase, path in scan_models(w).items()
+        ),
     shell:
-        "{params.python} -m mobifrag.tables.scan --run {input.run} --device {input.profile}"
-        " --ftl-sim {input.sim} --table {output.table} --fit {output.fit} 2> {log}"
+        "{params.python} -m mobifrag.tables.scan --run {input.run} {params.models}"
+        " --table {output.table} --fit {output.fit} 2> {log}"
