@@ -27,8 +27,16 @@ IGNORED_REASON = "software comes from bootstrap/debian-packages.txt and flake.ni
 # format passed through, which prints {"snakefiles": [...], "rules": [...]} on stdout.
 # Where the CLI passes it on itself, the wrapper changes nothing.
 _LINT_JSON = """
+import json
 import sys
 import snakemake.api
+
+# A rule derived with `use rule` names its snakefile by a source-file object, which
+# json cannot write; its path is what the report needs.
+_dumps = json.dumps
+json.dumps = lambda obj, *args, **kwargs: _dumps(
+    obj, *args, default=lambda o: o.get_path_or_uri(secret_free=True), **kwargs
+)
 from snakemake.cli import main
 
 _lint = snakemake.api.WorkflowApi.lint
