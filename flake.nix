@@ -153,6 +153,7 @@
         mine.R
         shellcheck
         nix
+        chromium  # the HTML report's browser test
         # kernel stage (the source itself: MOBIFRAG_KERNEL_SOURCE below)
         bc
         bison

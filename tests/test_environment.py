@@ -288,6 +288,7 @@ DEBIAN_TO_NIX = {
     "r-cran-ggplot2": "R:ggplot2",
     "r-cran-lintr": "R:lintr",
     "nix-bin": "nix",
+    "chromium": "chromium",
     "gcc-aarch64-linux-gnu": "mine.aarch64-linux-gnu",
     "libc6-dev-arm64-cross": "mine.aarch64-linux-gnu",
     "mkbootimg": "android-tools",
