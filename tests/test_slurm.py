@@ -13,11 +13,21 @@ next, local or not: the writers are threads appending with fsync on a guest with
 vCPUs, and the order in which their appends reach ext4's allocator depends on thread
 scheduling. For those the test checks the paper's qualitative result in both runs
 instead (five writers fragment their files more than one writer does).
+
+How the SLURM run submits: only the guest jobs become `sbatch` jobs; the table builder
+is a local rule (rules/common/local.smk) and runs beside Snakemake. The first guest boot
+of the SLURM run is made to fail (a qemu-system-x86_64 wrapper first on PATH, which the
+jobs inherit through sbatch's --export=ALL): the guest rules' `retries: 1`
+(rules/infra/guest.smk) must run it again and the run must still succeed. The Snakemake
+inside a SLURM job honours a rule's own `retries`, so the second attempt runs in the same
+allocation (the main process resubmits only when the SLURM job itself fails); the job's
+SLURM log, kept with --slurm-keep-successful-logs, shows both attempts.
 """
 
 import csv
 import os
 import re
+import shutil
 import subprocess
 import sys
 import time
@@ -48,6 +58,7 @@ SLICE = "concurrent-appenders"
 FILESYSTEM = "ext4"
 JOB_PREFIX = "mobifragtest"
 TIMEOUT_S = 600
+QEMU = "qemu-system-x86_64"
 
 
 def target(scale: str) -> str:
@@ -71,6 +82,22 @@ def slurm_cluster():
     yield
     if not was_up:
         subprocess.run([SCRIPT, "stop"], capture_output=True, timeout=180)
+
+
+def failing_qemu(bin_dir: Path, marker: Path) -> Path:
+    """A qemu-system-x86_64 whose first guest boot (the call that creates `marker`)
+    fails at once; every other call, and the KVM probe (no -virtfs), is the real qemu."""
+    real = shutil.which(QEMU)
+    assert real, f"{QEMU} not found"
+    wrapper = bin_dir / QEMU
+    wrapper.write_text(
+        "#!/bin/sh\n"
+        f'case " $* " in *" -virtfs "*) if mkdir {marker} 2>/dev/null; then\n'
+        f'  echo "{QEMU}: failure injected by tests/test_slurm.py" >&2; exit 1; fi ;; esac\n'
+        f'exec {real} "$@"\n'
+    )
+    wrapper.chmod(0o755)
+    return wrapper
 
 
 def cancel_leftovers():
@@ -122,16 +149,23 @@ def runs(emulator_kernel, slurm_cluster, tmp_path_factory):
         # A prefix of its own, so that the jobs of this test can be found and cancelled.
         "--slurm-jobname-prefix",
         JOB_PREFIX,
+        # The retried job's log (test_failed_guest_job_was_retried).
+        "--slurm-keep-successful-logs",
         target(SLURM_SCALE),
         "--configfile",
         str(override),
         "--config",
         f"scale={SLURM_SCALE}",
     ]
+    # The first guest boot of the SLURM run fails once (failing_qemu).
+    wrapper_dir = tmp_path_factory.mktemp("failing-qemu")
+    marker = wrapper_dir / "failed-once"
+    failing_qemu(wrapper_dir, marker)
+    env = {**os.environ, "PATH": f"{wrapper_dir}{os.pathsep}{os.environ['PATH']}"}
     started = time.monotonic()
     try:
         cluster = subprocess.run(
-            command, cwd=REPO, capture_output=True, text=True, timeout=TIMEOUT_S
+            command, cwd=REPO, capture_output=True, text=True, timeout=TIMEOUT_S, env=env
         )
     except subprocess.TimeoutExpired:
         cancel_leftovers()
@@ -143,12 +177,16 @@ def runs(emulator_kernel, slurm_cluster, tmp_path_factory):
     # The plugin's run ID (prefix_uuid) is the SLURM job name of every job of the run.
     run_id = re.search(r"SLURM run ID: (\S+)", output).group(1)
     assert run_id.startswith(f"{JOB_PREFIX}_")
-    submitted = dict(re.findall(r"Job (\d+) has been submitted with SLURM jobid (\d+)", output))
+    # Every sbatch call, as (Snakemake job, SLURM job): a retried job appears twice.
+    submitted = re.findall(
+        r"Job (\d+) has been submitted with SLURM jobid (\d+) \(log: ([^)]+)\)", output
+    )
     return {
         "local_output": local.stdout + local.stderr,
         "slurm_output": output,
         "job_name": run_id,
         "submitted": submitted,
+        "failure_injected": marker.is_dir(),
     }
 
 
@@ -181,18 +219,41 @@ def test_both_runs_planned_the_same_jobs(runs):
     assert planned_jobs(runs["slurm_output"]) == expected_jobs()
 
 
+def guest_jobs() -> int:
+    return expected_jobs()["concurrent_appenders"]
+
+
+def test_only_guest_jobs_were_submitted(runs):
+    # The slice's three guest jobs, each once; the table builder is a local rule: no
+    # sbatch job of its own.
+    assert len(runs["submitted"]) == guest_jobs()
+    assert len({job for job, _, _ in runs["submitted"]}) == guest_jobs()
+    assert re.search(r"^localrule concurrent_appenders_tables:$", runs["slurm_output"], re.M)
+    assert "rule_concurrent_appenders_tables" not in runs["slurm_output"]
+
+
+def test_failed_guest_job_was_retried(runs):
+    assert runs["failure_injected"], "no guest boot went through the failing qemu wrapper"
+    jobs = sacct(runs["job_name"])
+    assert {job["JobID"] for job in jobs} == {slurm_id for _, slurm_id, _ in runs["submitted"]}
+    assert {(job["State"], job["ExitCode"]) for job in jobs} == {("COMPLETED", "0:0")}
+    # Exactly one job's first attempt failed; it ran again in its allocation and succeeded.
+    logs = {slurm_id: Path(log).read_text() for _, slurm_id, log in runs["submitted"]}
+    failed = [slurm_id for slurm_id, text in logs.items() if "failure injected" in text]
+    assert len(failed) == 1, failed
+    text = logs[failed[0]]
+    assert re.search(r"^Trying to restart job \d+\.$", text, re.M), text[-3000:]
+    assert text.rindex("Trying to restart job") > text.index("failure injected")
+
+
 def test_every_job_went_through_slurm(runs):
     jobs = sacct(runs["job_name"])
-    # One SLURM job per Snakemake job, all of them accounted, all completed.
-    assert len(runs["submitted"]) == sum(expected_jobs().values())
-    assert {job["JobID"] for job in jobs} == set(runs["submitted"].values())
-    assert {(job["State"], job["ExitCode"]) for job in jobs} == {("COMPLETED", "0:0")}
     # The plugin names every job of a run after the run and puts the rule and its
     # wildcards in the job's comment.
     rules = Counter(
         re.fullmatch(r"rule_(\w+?)_wildcards_.*", job["Comment"]).group(1) for job in jobs
     )
-    assert rules == expected_jobs()
+    assert rules == Counter({"concurrent_appenders": guest_jobs()})
     writers = yaml.safe_load((REPO / "config" / "config.yaml").read_text())["concurrent_appenders"][
         "writers"
     ]
@@ -208,13 +269,15 @@ def test_slurm_gave_the_declared_resources(runs):
     profile = yaml.safe_load((REPO / "profiles" / "slurm" / "config.yaml").read_text())
     # Guest rules declare their resources from the device profile (rules/common/guest.smk).
     guest = load_device(DEVICE)["platform"]
-    for job in sacct(runs["job_name"]):
-        if job["Comment"].startswith("rule_concurrent_appenders_wildcards"):
-            assert int(job["AllocCPUS"]) == guest["cpus"]
-            assert megabytes(job["ReqMem"]) == guest["memory_mib"] + 1024
-        else:
-            assert int(job["AllocCPUS"]) == 1
-            assert megabytes(job["ReqMem"]) == profile["default-resources"]["mem_mb"]
+    jobs = sacct(runs["job_name"])
+    assert jobs
+    for job in jobs:
+        # Only guest jobs go to SLURM (test_only_guest_jobs_were_submitted).
+        assert job["Comment"].startswith("rule_concurrent_appenders_wildcards")
+        assert int(job["AllocCPUS"]) == guest["cpus"]
+        assert megabytes(job["ReqMem"]) == guest["memory_mib"] + 1024
+    # What a job without resources of its own would get.
+    assert profile["default-resources"]["mem_mb"] != guest["memory_mib"] + 1024
 
 
 def relative_files(root: Path) -> set[str]:
