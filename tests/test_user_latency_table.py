@@ -1,5 +1,6 @@
 """Unit tests of the TMC §5.2 table code, the tile cache and the install traces."""
 
+import json
 import sqlite3
 
 import pytest
@@ -60,16 +61,22 @@ def run(tmp_path):
     return run
 
 
-def test_rows_join_times_requests_and_fragmentation(run, monkeypatch):
-    traces = []
+def models(folder, state, values):
+    """(state, phase) → a written ftl-sim summary, for each phase → summary in values."""
+    found = {}
+    for phase, value in values.items():
+        path = folder / f"{state}-{phase}.json"
+        path.write_text(json.dumps(value))
+        found[(state, phase)] = path
+    return found
 
-    def replay(ftl_sim, device, trace, *options):
-        traces.append(trace.name)
-        return summary(3, 7, 1500, 1840)
 
-    monkeypatch.setattr(table.ftl, "replay", replay)
-    rows = table.run_rows("severe", run, run / "dev.yaml", run / "ftl-sim")
-    assert traces == ["install-x", "launch-x", "sqlite"]
+def test_rows_join_times_requests_and_fragmentation(run, tmp_path):
+    phases = ("install-x", "launch-x", "sqlite")
+    replays = models(tmp_path, "severe", {p: summary(3, 7, 1500, 1840) for p in phases})
+    replays[("severe", "install-x")].write_text(json.dumps(summary(1, 1, 1, 1)))
+    rows = table.run_rows("severe", run, replays)
+    assert [r["requests"] for r in rows] == ["2", "10", "10"]
     launch = rows[1]
     assert (launch["state"], launch["phase"], launch["app"]) == ("severe", "launch", "x")
     assert launch["files"] == "3" and launch["fragments"] == "3"
@@ -98,16 +105,23 @@ def test_unknown_phase_is_refused(run):
         table.read_times(run)
 
 
-def test_launched_file_missing_from_snapshot_is_named(run, monkeypatch):
-    monkeypatch.setattr(table.ftl, "replay", lambda *a: summary(1, 0, 1, 1))
+def test_launched_file_missing_from_snapshot_is_named(run, tmp_path):
+    phases = ("install-x", "launch-x", "sqlite")
+    replays = models(tmp_path, "no", {p: summary(1, 0, 1, 1) for p in phases})
     (run / "launch/x.txt").write_text("app/x-1/gone.odex\n")
     with pytest.raises(table.LatencyError, match="no fragcheck entry for app/x-1/gone.odex"):
-        table.run_rows("no", run, run / "dev.yaml", run / "ftl-sim")
+        table.run_rows("no", run, replays)
+
+
+def test_a_phase_without_its_replay_is_named(run, tmp_path):
+    replays = models(tmp_path, "no", {"install-x": summary(1, 0, 1, 1)})
+    with pytest.raises(table.LatencyError, match="no model replay of no launch-x"):
+        table.run_rows("no", run, replays)
 
 
 def test_command_reports_errors_without_a_table(tmp_path, capsys):
     out = tmp_path / "latency.csv"
-    argv = ["--run", "no", str(tmp_path), "--device", "d.yaml", "--ftl-sim", "f"]
+    argv = ["--run", "no", str(tmp_path), "--model", "no", "sqlite", "s.json"]
     assert table.main([*argv, "--table", str(out)]) == 1
     assert "latency.tsv is missing" in capsys.readouterr().err and not out.exists()
 

@@ -2,21 +2,24 @@
 of `jobs/user-latency.sh` runs, one run per aged state.
 
     python -m mobifrag.tables.user_latency --run no RUN_DIR --run severe RUN_DIR ... \
-        --device devices/D.yaml --ftl-sim ftl-sim/target/release/ftl-sim --table latency.csv
+        --model no launch-chrome model/launch-chrome/ftl_fill100_closed.json ... \
+        --table latency.csv
 
 Phases: `install` (the app's install trace replayed: APK written, files extracted, each
 written then fsync'ed), `launch` (the app's APK, compiled code, libraries and databases
 read cold) and `sqlite` (the tile-cache query log replayed cold; app `tiles`). Per row:
 the files of the app's launch set (the tile database for `sqlite`), their fragments and
 DoF after the run (fragcheck), the block requests of the phase's trace, `modeled_ms`
-(ftl-sim's device time, closed loop, plus the profile's per-request host overhead:
-DESIGN.md's timing model) and `emulator_wall_ms` (what the guest measured).
+(ftl-sim's device time, closed loop, plus the profile's per-request host overhead; each
+phase's replay is a job of rule ftl_replay_phase, whose summary this module reads) and
+`emulator_wall_ms` (what the guest measured).
 """
 
 from __future__ import annotations
 
 import argparse
 import csv
+import json
 import sys
 from pathlib import Path
 
@@ -87,13 +90,24 @@ def block_requests(summary: dict) -> int:
     return sum(summary["requests"][op]["count"] for op in ("read", "write"))
 
 
-def run_rows(state: str, run: Path, device: Path, ftl_sim: Path) -> list[dict[str, str]]:
+def read_summary(models: dict[tuple[str, str], Path], state: str, phase: str) -> dict:
+    """The ftl-sim summary of one phase of one state's run (rule ftl_replay_phase)."""
+    if (state, phase) not in models:
+        raise LatencyError(f"no model replay of {state} {phase} (give --model {state} {phase} …)")
+    path = Path(models[(state, phase)])
+    try:
+        return json.loads(path.read_text())
+    except (OSError, ValueError) as error:
+        raise LatencyError(f"{path}: no ftl-sim summary ({error})") from None
+
+
+def run_rows(state: str, run: Path, models: dict[tuple[str, str], Path]) -> list[dict[str, str]]:
     times = read_times(run)
     snapshot = read_snapshot(run / "snapshot")
     rows = []
     for phase, app, ns in times:
-        trace = run / "blktrace" / ("sqlite" if phase == "sqlite" else f"{phase}-{app}")
-        summary = ftl.replay(ftl_sim, device, trace)
+        traced = "sqlite" if phase == "sqlite" else f"{phase}-{app}"
+        summary = read_summary(models, state, traced)
         files = phase_files(run, phase, app)
         rows.append(
             {
@@ -112,17 +126,20 @@ def run_rows(state: str, run: Path, device: Path, ftl_sim: Path) -> list[dict[st
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--run", nargs=2, action="append", required=True, metavar=("STATE", "DIR"))
-    parser.add_argument("--device", type=Path, required=True)
-    parser.add_argument("--ftl-sim", type=Path, required=True)
+    parser.add_argument(
+        "--model",
+        nargs=3,
+        action="append",
+        required=True,
+        metavar=("STATE", "PHASE", "SUMMARY"),
+        help="ftl-sim's summary of one phase of one state's run",
+    )
     parser.add_argument("--table", type=Path, required=True)
     args = parser.parse_args(argv)
+    models = {(state, phase): Path(path) for state, phase, path in args.model}
     try:
-        rows = [
-            row
-            for state, run in args.run
-            for row in run_rows(state, Path(run), args.device, args.ftl_sim)
-        ]
-    except (LatencyError, ftl.FtlSimError, SnapshotError, OSError) as error:
+        rows = [row for state, run in args.run for row in run_rows(state, Path(run), models)]
+    except (LatencyError, KeyError, SnapshotError, OSError) as error:
         print(f"user_latency_table: {error}", file=sys.stderr)
         return 1
     write_table(args.table, COLUMNS, rows)

@@ -140,23 +140,26 @@ use rule guest_job as user_latency_run with:
         ),
 
 
+# Every phase's replay is its own job (rule ftl_replay_phase); the table reads their
+# summaries, the files' DoF from each run's snapshot and the wall time from latency.tsv.
 rule user_latency_table:
     input:
         runs=lambda w: [f"{ul_dir(w)}/{state}/run" for state in ul_states(w.scale)],
         aged=lambda w: [f"{ul_dir(w)}/aged/{state}" for state in ul_states(w.scale)],
-        profile="devices/{device}.yaml",
-        sim=FTL_SIM,
+        models=lambda w: user_latency_models(w).values(),
     output:
         results("user-latency/latency.csv"),
     log:
         results("logs/user-latency-table.log"),
-    benchmark:
-        results("benchmarks/user_latency_table.tsv")
     params:
         python=PYTHON,
         runs=lambda w: " ".join(
             f"--run {state} {ul_dir(w)}/{state}/run" for state in ul_states(w.scale)
         ),
+        models=lambda w: " ".join(
+            f"--model {state} {phase} {path}"
+            for (state, phase), path in user_latency_models(w).items()
+        ),
     shell:
-        "{params.python} -m mobifrag.tables.user_latency {params.runs}"
-        " --device {input.profile} --ftl-sim {input.sim} --table {output} 2> {log}"
+        "{params.python} -m mobifrag.tables.user_latency {params.runs} {params.models}"
+        " --table {output} 2> {log}"
