@@ -7,7 +7,8 @@
 # What stays a cluster job (not listed here): every guest job (derived from rule
 # guest_job, rules/infra/guest.smk), the builds (kernel, agent, ftl-sim, FlashSim), every
 # rule that runs ftl-sim or FlashSim on block traces (ftl_*, janusd_replay, the tables
-# whose rows are model replays: ars_table, ars_eval_table, ext4tune_tables, scan_tables)
+# whose rows are model replays: ars_table, ars_eval_table, ext4tune_tables,
+# user_latency_table)
 # and the device's flash/boot steps. A new rule is a cluster job unless it is named
 # here; tests/test_slurm_plan.py checks that list against the planned jobs of a run.
 # In a local run this list changes nothing.
@@ -41,12 +42,12 @@ localrules:
     filldelete_tables,
     capacity_tables,
     dispersed_tables,
+    scan_tables,
     treat_prealloc_table,
     treat_e4defrag_table,
     treat_e4defrag_flash_table,
     treat_journal_table,
     treat_sqlite_prealloc_tables,
-    user_latency_table,
     janusd_logical,
     janusd_physical,
     janusd_recurring_table,
