@@ -578,3 +578,10 @@ def test_the_probe_sees_a_whole_loop_disk():
     facts = probe_on_this_host(disk)
     assert (facts["block"], facts["partition"], facts["mounted"]) == ("yes", "no", "no")
     assert adb_runner.probe_problem(facts).startswith("resolves to a device-mapper, loop")
+
+
+def test_a_guest_with_more_vcpus_than_host_cores_is_refused_by_field():
+    profile = {"name": "big", "platform": {"cpus": 64}}
+    with pytest.raises(platform.PlatformError, match=r"platform.cpus is 64.*2 cores"):
+        platform.check_host_cores(profile, 2)
+    platform.check_host_cores({"name": "small", "platform": {"cpus": 2}}, 2)

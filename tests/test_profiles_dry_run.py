@@ -111,3 +111,13 @@ def test_the_profile_checker_prints_usage():
         text=True,
     )
     assert none.returncode == 2 and "usage:" in none.stderr
+
+
+def test_a_broken_stray_profile_stops_only_runs_on_it(tmp_path):
+    copy = repo_copy(tmp_path / "repo")
+    (copy / "devices/stray.yaml").write_text("name: stray\nplatform: {type: qemu, cpus: many}\n")
+    env = without_ramdisk()
+    other = run_snakemake(["-n", "all", "--config", "device=emulator-emmc"], env, cwd=copy)
+    assert other.returncode == 0, (other.stdout + other.stderr)[-3000:]
+    own = run_snakemake(["-n", "all", "--config", "device=stray"], env, cwd=copy)
+    assert own.returncode != 0 and "stray.yaml" in own.stdout + own.stderr

@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import os
 import signal
 import sys
 from dataclasses import dataclass
@@ -74,8 +75,21 @@ def previous_seconds(benchmark: Path | None) -> float | None:
     return seconds if rows and seconds > 0 else None
 
 
+def check_host_cores(profile: dict, host_cores: int | None) -> None:
+    """A guest may not have more vCPUs than the host has cores: under TCG each vCPU is a
+    host thread, and guests whose vCPUs outnumber the cores run several times slower
+    (README, Determinism), so a profile asking for more is refused before booting."""
+    cpus = profile["platform"]["cpus"]
+    if host_cores is not None and cpus > host_cores:
+        raise PlatformError(
+            f"device {profile['name']}: platform.cpus is {cpus}, more vCPUs than this"
+            f" host's {host_cores} cores; lower platform.cpus in its profile"
+        )
+
+
 def run_in_emulator(profile: dict, spec: JobSpec, out: Path, console: Path) -> str:
     platform = profile["platform"]
+    check_host_cores(profile, os.cpu_count())
     env = spec.env
     if spec.agent is not None:
         if not spec.agent.is_file():

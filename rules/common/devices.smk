@@ -23,12 +23,15 @@ BUSYBOX_ARM64 = "build/device/busybox-arm64/busybox"
 
 
 def arm64_boards():
-    """Kernel target → the board's device tree, from every arm64 profile naming both."""
+    """Kernel target → the board's device tree, from every arm64 profile naming both. A
+    profile that does not load is passed over here, so a broken stray file in devices/
+    stops only runs on that device (where it fails, naming its field)."""
     boards = {}
-    for path in sorted(Path(workflow.basedir, "devices").glob("*.yaml")):
-        if path.name == "schema.yaml":
+    for name in shipped_devices():
+        try:
+            platform = device_profile(name)["platform"]
+        except WorkflowError:
             continue
-        platform = device_profile(path.stem)["platform"]
         if platform["arch"] == "arm64" and "kernel" in platform and "dtb" in platform:
             boards[platform["kernel"]] = platform["dtb"]
     return boards
