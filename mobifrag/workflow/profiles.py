@@ -117,8 +117,9 @@ def _field(error: jsonschema.ValidationError) -> str:
     parts = [str(p) for p in error.absolute_path]
     if error.validator == "additionalProperties":
         # The offending key is not in the path; jsonschema names it in the message.
-        extra = sorted(set(error.instance) - set(error.schema.get("properties", {})))
-        parts.append(",".join(extra))
+        # A YAML key may be null or a number, so keys are compared as text.
+        extra = set(error.instance) - set(error.schema.get("properties", {}))
+        parts.append(",".join(sorted(map(str, extra))))
     elif error.validator == "required":
         missing = [k for k in error.validator_value if k not in error.instance]
         parts.append(",".join(missing))
