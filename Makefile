@@ -7,7 +7,7 @@ DEVICE ?= emulator-emmc
 SCALE ?= quick
 CORES ?= $(shell nproc)
 
-.PHONY: all reproduce check stability test test-fast lint format bootstrap clean clean-all help
+.PHONY: all reproduce check stability test test-fast lint format bootstrap cores clean clean-all help
 CHECK ?= treatments
 
 help:
@@ -26,7 +26,12 @@ help:
 bootstrap:
 	@scripts/bootstrap.sh
 
-reproduce: bootstrap
+# A run's cores: a positive whole number (Snakemake would take CORES=-1 without a word).
+cores:
+	@[[ "$(CORES)" =~ ^[1-9][0-9]*$$ ]] || \
+	    { echo "make: CORES=$(CORES) is not a positive number of cores" >&2; exit 2; }
+
+reproduce: cores bootstrap
 	snakemake all --profile profiles/default --cores $(CORES) \
 	    --config device=$(DEVICE) scale=$(SCALE)
 	@echo "results/$(DEVICE)/$(SCALE)/claims.md: $$(sed -n 3p results/$(DEVICE)/$(SCALE)/claims.md)"
@@ -34,7 +39,7 @@ reproduce: bootstrap
 # The study twice, the second time as the scale <SCALE>-again (a copy of the preset, so
 # every workload, guest run and table is made anew), then every verdict that differs.
 STABILITY := results/$(DEVICE)/stability-$(SCALE)
-stability: bootstrap
+stability: cores bootstrap
 	python -m mobifrag.report.stability prepare --scale $(SCALE) --out $(STABILITY).yaml
 	snakemake all --profile profiles/default --cores $(CORES) \
 	    --config device=$(DEVICE) scale=$(SCALE)
@@ -43,7 +48,7 @@ stability: bootstrap
 	python -m mobifrag.report.stability compare results/$(DEVICE)/$(SCALE)/claims.csv \
 	    results/$(DEVICE)/$(SCALE)-again/claims.csv --markdown $(STABILITY).md
 
-check: bootstrap
+check: cores bootstrap
 	snakemake results/$(DEVICE)/$(SCALE)/checks/$(CHECK).md --profile profiles/default \
 	    --cores $(CORES) --config device=$(DEVICE) scale=$(SCALE)
 

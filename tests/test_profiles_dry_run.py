@@ -121,3 +121,12 @@ def test_a_broken_stray_profile_stops_only_runs_on_it(tmp_path):
     assert other.returncode == 0, (other.stdout + other.stderr)[-3000:]
     own = run_snakemake(["-n", "all", "--config", "device=stray"], env, cwd=copy)
     assert own.returncode != 0 and "stray.yaml" in own.stdout + own.stderr
+
+
+@pytest.mark.parametrize("cores", ["-1", "0", "two", ""])
+def test_a_run_refuses_a_bad_core_count(cores):
+    run = subprocess.run(
+        ["make", "-s", "cores", f"CORES={cores}"], cwd=REPO, capture_output=True, text=True
+    )
+    assert run.returncode == 2 and f"CORES={cores} is not a positive number" in run.stderr
+    assert subprocess.run(["make", "-s", "cores", "CORES=2"], cwd=REPO).returncode == 0
