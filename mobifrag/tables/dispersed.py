@@ -1,5 +1,5 @@
 """Dispersed I/O (TMC §5.3.2–5.3.3, Fig. 13): one row per (operation, region, device
-model) of a `jobs/dispersed-io.sh` run.
+model) of a `jobs/dispersed.sh` run.
 
     python -m mobifrag.tables.dispersed --run RUN_DIR \
         --model read 16 R-16 model/read-16/ftl_fill100_closed_cache16k.json ... \

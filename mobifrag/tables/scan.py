@@ -1,5 +1,5 @@
 """Scan time vs DoF (TMC §5.1, Fig. 9; §5.3.1): one row per aged state of a
-`jobs/scan-fragmented.sh` run, and a linear fit t = a·DoF + b.
+`jobs/scan.sh` run, and a linear fit t = a·DoF + b.
 
     python -m mobifrag.tables.scan --run RUN_DIR \
         --model holes-000004k model/holes-000004k/ftl_fill100_closed.json ... \

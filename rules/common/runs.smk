@@ -262,7 +262,7 @@ DISPERSED_REPLAY = "_fill100_closed"
 
 def dispersed_models(w):
     """(operation, region MiB, model) → the replay summary of that phase under that
-    model, for one dispersed run (phases are <op>-<MiB>, jobs/dispersed-io.sh)."""
+    model, for one dispersed run (phases are <op>-<MiB>, jobs/dispersed.sh)."""
     run = results("dispersed/{fs}/run").format(**w)
     return {
         (

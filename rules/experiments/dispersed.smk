@@ -4,7 +4,7 @@
 
 use rule guest_job as dispersed_run with:
     input:
-        unpack(guest_inputs("jobs/dispersed-io.sh")),
+        unpack(guest_inputs("jobs/dispersed.sh")),
     output:
         out=directory(platform_runs("dispersed/{fs}/run")),
     log:

@@ -32,7 +32,7 @@ rule scan_traces:
 
 use rule guest_job as scan_run with:
     input:
-        unpack(guest_inputs("jobs/scan-fragmented.sh")),
+        unpack(guest_inputs("jobs/scan.sh")),
         traces=workloads("scan/traces"),
     output:
         out=directory(platform_runs("scan/{fs}/run")),

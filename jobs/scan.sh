@@ -4,10 +4,10 @@
 # age it, write one FILE-byte file sequentially, then read it cold with cat under
 # blktrace. Writes scan.tsv (trace, nanoseconds), snapshots/<trace>/, blktrace/<trace>/.
 #
-#   scan-fragmented.sh FS "MKFS_OPTIONS" TRACE_DIR FILE SEED
+#   scan.sh FS "MKFS_OPTIONS" TRACE_DIR FILE SEED
 set -eu
 . "$MOBIFRAG_ROOT/jobs/lib.sh"
-[ $# -eq 5 ] || die "usage: scan-fragmented.sh FS MKFS_OPTIONS TRACE_DIR FILE SEED"
+[ $# -eq 5 ] || die "usage: scan.sh FS MKFS_OPTIONS TRACE_DIR FILE SEED"
 fs=$1 mkfs_options=$2 trace_dir=$3 file=$4 seed=$5
 mnt=$TMPDIR/fs
 ls "$trace_dir"/*.iotrace > /dev/null 2>&1 || die "no .iotrace files in $trace_dir"

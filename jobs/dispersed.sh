@@ -4,10 +4,10 @@
 # random offsets within the first REGION MiB of it, for every REGION, each under
 # blktrace; fio's JSON report per phase in fio/, block traces in blktrace/<op>-<MiB>/.
 #
-#   dispersed-io.sh FS "MKFS_OPTIONS" FILE IOS "REGION_MIB..." SEED
+#   dispersed.sh FS "MKFS_OPTIONS" FILE IOS "REGION_MIB..." SEED
 set -eu
 . "$MOBIFRAG_ROOT/jobs/lib.sh"
-[ $# -eq 6 ] || die "usage: dispersed-io.sh FS MKFS_OPTIONS FILE IOS REGION_MIB... SEED"
+[ $# -eq 6 ] || die "usage: dispersed.sh FS MKFS_OPTIONS FILE IOS REGION_MIB... SEED"
 fs=$1 mkfs_options=$2 file=$3 ios=$4 regions=$5 seed=$6
 mnt=$TMPDIR/fs
 command -v fio > /dev/null || die "fio is not installed"
