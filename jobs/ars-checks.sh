@@ -11,7 +11,10 @@
 #            (nothing it held before the cut may read back), then cut to zero and
 #            rewritten as SQLite's TRUNCATE journal is at every commit (its section
 #            must be reused, not a new one reserved); rows in ./policy.tsv, and a
-#            fragcheck snapshot of a marked inline file cut alike in ./truncate-inline/.
+#            fragcheck snapshot of a marked inline file cut alike in ./truncate-inline/;
+#            then a reserved file whose newest data was never written back, cut and regrown
+#            by ftruncate and a write past EOF: the regrown range must read as zeros, from
+#            the page cache and from the disk (rows regrown/*, regrown_cold/*).
 # fsck.f2fs after every part (./fsck.txt, ./*.fsck.log).
 #
 #   ars-checks.sh FILE WRITERS
@@ -26,6 +29,25 @@ printf 'step\tname\tvalue\n' > policy.tsv
 
 record() { printf '%s\t%s\t%s\n' "$1" "$2" "$3" >> policy.tsv; }
 blocks_of() { stat -c %b "$1"; }  # 512-byte sectors allocated
+
+# unsynced_pattern PATH OFFSET LENGTH BYTE: like `ars_guest pattern`, without the fsync
+# (the bytes stay dirty in the page cache).
+unsynced_pattern() {
+  python3 -c 'import os, sys
+fd = os.open(sys.argv[1], os.O_WRONLY)
+os.pwrite(fd, bytes([int(sys.argv[4], 0)]) * int(sys.argv[3]), int(sys.argv[2]))
+os.close(fd)' "$@" || die "cannot write $4 into $1"
+}
+
+# regrown_bytes STEP PATH: what the regrown file holds, as rows of policy.tsv: its size,
+# its zero bytes from byte 1000 on, its 0x5A bytes (the regrowth's write) and its 0xC3
+# bytes (the newest data before the cut).
+regrown_bytes() {
+  record "$1" size "$(stat -c %s "$2")"
+  record "$1" zeros "$(ars_guest count "$2" 1000 0)"
+  record "$1" new_bytes "$(ars_guest count "$2" 0 0x5A)"
+  record "$1" kept_bytes "$(ars_guest count "$2" 0 0xC3)"
+}
 
 # One writer, fixed seed: the same requests in the same order on both mounts.
 unreserved_writer() {
@@ -96,6 +118,25 @@ done
 record regrow reservations "$(ars_sysfs ars_reservations)"
 record regrow kept_truncates "$(ars_sysfs ars_kept_truncates)"
 record regrow sectors "$(blocks_of "$journal")"
+# Regrown ranges read as zeros. 64 KiB of 0xA5 written and fsync'd into a fresh reserved
+# file, then 0xC3 over all of it left dirty in the page cache (the cut drops it unwritten,
+# so the disk still holds the 0xA5), cut to 1000 bytes, regrown by ftruncate to 20 KiB,
+# 100 bytes of 0x5A written at 30000 (inside a page wholly past EOF: not read first) and
+# ftruncate to 64 KiB. Past byte 1000 only the 100 new bytes may be other than zero: read
+# at once, then after a sync and dropping the caches (what the disk holds).
+regrown=$mnt/regrown.db-journal
+ars_mark "$regrown"
+ars_guest pattern "$regrown" 0 65536 0xA5
+unsynced_pattern "$regrown" 0 65536 0xC3
+truncate -s 1000 "$regrown"
+truncate -s 20480 "$regrown"
+unsynced_pattern "$regrown" 30000 100 0x5A
+truncate -s 65536 "$regrown"
+record regrown kept_truncates "$(ars_sysfs ars_kept_truncates)"
+regrown_bytes regrown "$regrown"
+sync
+echo 3 > /proc/sys/vm/drop_caches
+regrown_bytes regrown_cold "$regrown"
 umount "$mnt"
 f2fs_fsck truncate
 

@@ -132,3 +132,18 @@ def test_a_journal_cut_and_rewritten_reuses_its_section(checks):
     assert values[("regrow", "kept_truncates")] == 20
     assert values[("regrow", "reservations")] == 0
     assert values[("regrow", "sectors")] == SECTION_BLOCKS * SECTORS_PER_BLOCK
+
+
+def test_regrown_ranges_of_a_cut_reserved_file_read_as_zeros(checks):
+    values = policy(checks)
+    # The cut kept the file's blocks (one more kept truncation than the journal's 20).
+    assert values[("regrown", "kept_truncates")] == values[("regrow", "kept_truncates")] + 1
+    # 64 KiB regrown from 1000 bytes by ftruncate, a 100-byte write at 30000 and ftruncate:
+    # the 1000 bytes kept hold the newest data, the 100 written bytes are there, and every
+    # other byte reads as zero: neither the 0xA5 on disk nor the 0xC3 dropped from the
+    # page cache by the cut, whether read at once or from the disk with cold caches.
+    for step in ("regrown", "regrown_cold"):
+        assert values[(step, "size")] == 65536
+        assert values[(step, "kept_bytes")] == 1000
+        assert values[(step, "new_bytes")] == 100
+        assert values[(step, "zeros")] == 65536 - 1000 - 100
