@@ -18,7 +18,7 @@ from conftest import REPO, emulator_platform_run, snakemake
 pytestmark = pytest.mark.emulator
 
 RUNS = str((emulator_platform_run("test") / "ext4tune/runs").relative_to(REPO))
-CONFIG = yaml.safe_load((REPO / "config" / "config.yaml").read_text())["ext4_tuning"]
+CONFIG = yaml.safe_load((REPO / "config" / "config.yaml").read_text())["ext4tune"]
 
 
 @pytest.fixture(scope="module")

@@ -1,7 +1,7 @@
 # Ext4 tuning for Android-based smartphones (seed 004, §4): every configuration of
-# `ext4_tuning.configurations` is a fresh ext4 aged by one create/delete trace and
+# `ext4tune.configurations` is a fresh ext4 aged by one create/delete trace and
 # benchmarked in the guest (jobs/ext4tune-bench.sh); the tables normalize to `default`.
-# Parameters: `ext4_tuning` and each scale's `ext4_tuning` in config/config.yaml. Paths
+# Parameters: `ext4tune` and each scale's `ext4tune` in config/config.yaml. Paths
 # under ext4tune/ of the workloads (aging.iotrace), of the platform's runs (runs/) and of
 # results/{device}/{scale}/ (the tables):
 #   aging.iotrace               256 KB files created and deleted to half full (§4.1)
@@ -11,8 +11,8 @@
 
 from mobifrag.workloads import ext4tune
 
-EXT4TUNE = config["ext4_tuning"]
-ext4tune_params = lambda scale: scale_params(scale)["ext4_tuning"]
+EXT4TUNE = config["ext4tune"]
+ext4tune_params = lambda scale: scale_params(scale)["ext4tune"]
 
 
 ext4tune_mkfs = lambda w: shlex.quote(
@@ -34,7 +34,7 @@ try:
     )
 except ext4tune.TuningError as error:
     raise WorkflowError(
-        f"config: scales.{config['scale']}.ext4_tuning: {error}"
+        f"config: scales.{config['scale']}.ext4tune: {error}"
     ) from None
 
 
