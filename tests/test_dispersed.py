@@ -51,7 +51,7 @@ def test_a_damaged_summary_is_named(tmp_path):
     (tmp_path / "blktrace" / "read-1").mkdir(parents=True)
     fio_report(tmp_path, "read-1", 5)
     (tmp_path / "bad.json").write_text("{")
-    with pytest.raises(dispersed_table.DispersedError, match="bad.json"):
+    with pytest.raises(dispersed_table.ftl.FtlSimError, match="bad.json"):
         dispersed_table.dispersed_rows(
             tmp_path, [("read", "1", "R-16", str(tmp_path / "bad.json"))]
         )

@@ -50,6 +50,15 @@ def replay(ftl_sim: Path, device: Path, blktrace_dir: Path, *options: str) -> di
         raise FtlSimError(f"{error} (trace {blktrace_dir})") from None
 
 
+def load_summary(path: Path) -> dict:
+    """A kept ftl-sim summary (the JSON of rule ftl_replay_phase); FtlSimError naming the
+    file when it is missing or damaged."""
+    try:
+        return json.loads(Path(path).read_text())
+    except (OSError, ValueError) as error:
+        raise FtlSimError(f"{path}: no ftl-sim summary ({error})") from None
+
+
 def parallel_units(ftl_sim: Path, device: Path) -> int:
     """The device profile's parallel units (channels × ways × dies × planes)."""
     shown = json.loads(run(ftl_sim, "show", "--device", str(device)))

@@ -55,13 +55,6 @@ def phases(run: Path) -> list[tuple[str, int]]:
     return sorted(found, key=lambda p: (p[0], p[1]))
 
 
-def read_summary(path: Path) -> dict:
-    try:
-        return json.loads(Path(path).read_text())
-    except (OSError, ValueError) as error:
-        raise DispersedError(f"{path}: no ftl-sim summary ({error})") from None
-
-
 def dispersed_rows(run: Path, models: list[tuple[str, str, str, str]]) -> list[dict]:
     """One row per (operation, region, model), ordered by operation and region; each
     phase must have been run by the job (its block trace and fio report)."""
@@ -70,7 +63,7 @@ def dispersed_rows(run: Path, models: list[tuple[str, str, str, str]]) -> list[d
     for op, region, model, summary_path in sorted(models, key=lambda m: (m[0], int(m[1]))):
         if (op, int(region)) not in ran:
             raise DispersedError(f"{run}: no phase {op}-{region} for model {model}")
-        summary = read_summary(summary_path)
+        summary = ftl.load_summary(summary_path)
         rows.append(
             {
                 "op": op,
@@ -99,7 +92,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         rows = dispersed_rows(args.run, args.model)
-    except (DispersedError, KeyError, OSError) as error:
+    except (DispersedError, ftl.FtlSimError, KeyError, OSError) as error:
         print(f"dispersed_table: {error}", file=sys.stderr)
         return 1
     write_table(args.table, COLUMNS, rows)

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import csv
-import json
 import re
 import sys
 from pathlib import Path
@@ -53,10 +52,7 @@ def read_summary(models: dict[str, Path], phase: str) -> dict:
     """The ftl-sim summary of one scanned file's cold read (rule ftl_replay_phase)."""
     if phase not in models:
         raise ScanError(f"no model replay of {phase} (give --model {phase} SUMMARY)")
-    try:
-        return json.loads(Path(models[phase]).read_text())
-    except (OSError, ValueError) as error:
-        raise ScanError(f"{models[phase]}: no ftl-sim summary ({error})") from None
+    return ftl.load_summary(models[phase])
 
 
 def scan_rows(run: Path, models: dict[str, Path]) -> list[dict[str, object]]:
@@ -133,7 +129,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         table = scan_rows(args.run, dict(args.model))
         fits = fit_rows(table)
-    except (ScanError, KeyError, SnapshotError, OSError) as error:
+    except (ScanError, ftl.FtlSimError, KeyError, SnapshotError, OSError) as error:
         print(f"scan_table: {error}", file=sys.stderr)
         return 1
     write_table(args.table, TABLE_COLUMNS, table)

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import csv
-import json
 import sys
 from pathlib import Path
 
@@ -94,11 +93,7 @@ def read_summary(models: dict[tuple[str, str], Path], state: str, phase: str) ->
     """The ftl-sim summary of one phase of one state's run (rule ftl_replay_phase)."""
     if (state, phase) not in models:
         raise LatencyError(f"no model replay of {state} {phase} (give --model {state} {phase} …)")
-    path = Path(models[(state, phase)])
-    try:
-        return json.loads(path.read_text())
-    except (OSError, ValueError) as error:
-        raise LatencyError(f"{path}: no ftl-sim summary ({error})") from None
+    return ftl.load_summary(models[(state, phase)])
 
 
 def run_rows(state: str, run: Path, models: dict[tuple[str, str], Path]) -> list[dict[str, str]]:
@@ -139,7 +134,7 @@ def main(argv: list[str] | None = None) -> int:
     models = {(state, phase): Path(path) for state, phase, path in args.model}
     try:
         rows = [row for state, run in args.run for row in run_rows(state, Path(run), models)]
-    except (LatencyError, KeyError, SnapshotError, OSError) as error:
+    except (LatencyError, ftl.FtlSimError, KeyError, SnapshotError, OSError) as error:
         print(f"user_latency_table: {error}", file=sys.stderr)
         return 1
     write_table(args.table, COLUMNS, rows)
