@@ -1,12 +1,15 @@
 """mobifrag.tables.ars on synthetic job outputs: reads.tsv, snapshots, and each read's
-block trace (blktrace's binary format) replayed through the real ftl-sim."""
+block trace (blktrace's binary format) replayed through the real ftl-sim, as rule
+ftl_replay_phase replays it."""
 
 import csv
+import json
 
 import pytest
 from test_ftl_closed_loop import DEVICE, FTL_SIM, write_blktrace
 
 from conftest import write_snapshot
+from mobifrag.model import ftl
 from mobifrag.tables.ars import main
 
 MIB = 1024 * 1024
@@ -49,10 +52,21 @@ def read_csv(path):
         return list(csv.DictReader(handle))
 
 
+def model_args(tmp_path, run):
+    """--model arguments of every read's replay, each summary written as the rule does."""
+    args = []
+    for trace in sorted((run / "blktrace").iterdir()) if (run / "blktrace").is_dir() else []:
+        summary = tmp_path / "model" / run.name / f"{trace.name}.json"
+        summary.parent.mkdir(parents=True, exist_ok=True)
+        summary.write_text(json.dumps(ftl.replay_phase(FTL_SIM, DEVICE, trace)))
+        args += ["--model", str(run), trace.name, str(summary)]
+    return args
+
+
 def table(tmp_path, label, run):
     out = tmp_path / "motivation.csv"
     args = ["--case", "file", "--run", label, str(run), "--out", str(out)]
-    return main([*args, "--device", str(DEVICE), "--ftl-sim", str(FTL_SIM)]), out
+    return main([*args, *model_args(tmp_path, run)]), out
 
 
 def test_one_row_per_scheme_and_case(tmp_path):
@@ -94,14 +108,14 @@ def test_modeled_read_is_the_median_run(tmp_path):
     assert read_csv(out)[0]["requests"] == "64"
 
 
-def test_a_read_without_trace_is_named(tmp_path, capsys):
+def test_a_read_without_its_replay_is_named(tmp_path, capsys):
     run = job_output(tmp_path / "ars", {"continuous": 1}, {"continuous": [1000, 1000]})
     for path in (run / "blktrace" / "read-continuous-2").iterdir():
         path.unlink()
     (run / "blktrace" / "read-continuous-2").rmdir()
     status, out = table(tmp_path, "scheme=ars", run)
     assert status == 1
-    assert "read-continuous-2 is missing" in capsys.readouterr().err
+    assert "no model replay of read-continuous-2" in capsys.readouterr().err
     assert not out.exists()
 
 

@@ -9,7 +9,8 @@ blktrace of each read under blktrace/read-<case>-<run>/ and a fragcheck snapshot
 that file per case under snapshot/<case>/. One row per run label and case: the file's
 fragments and extents (fragment_tables' definitions), its DoF, then the read on the
 device model — each read's trace replayed through ftl-sim closed loop (one request at a
-time, as `cat` reads) on the device profile; the columns are those of the run with the
+time, as `cat` reads) on the device profile, a job of rule ftl_replay_phase whose
+summary this module reads; the columns are those of the run with the
 median modeled time: its block requests, bytes read and written, flushes, `device_ms`,
 `modeled_ms` (device time + the profile's host overhead per request) and
 `modeled_mib_s` (the file's bytes over the modeled time) — and the emulator's wall time
@@ -40,13 +41,17 @@ MIB = 1024 * 1024
 
 
 class Model:
-    """The device model the reads are replayed on."""
+    """The replays of the reads on the device model: (run folder, phase) → the summary
+    rule ftl_replay_phase kept."""
 
-    def __init__(self, ftl_sim: Path, device: Path):
-        self.ftl_sim, self.device = ftl_sim, device
+    def __init__(self, summaries: dict[tuple[str, str], Path]):
+        self.summaries = {(str(Path(run)), phase): p for (run, phase), p in summaries.items()}
 
-    def replay(self, trace: Path) -> dict:
-        return ftl.replay_phase(self.ftl_sim, self.device, trace)
+    def replay(self, run: Path, phase: str) -> dict:
+        key = (str(Path(run)), phase)
+        if key not in self.summaries:
+            raise ValueError(f"{run}: no model replay of {phase} (give --model {run} {phase} …)")
+        return ftl.load_summary(self.summaries[key])
 
 
 def read_times(path: Path, case: str) -> dict[str, list[tuple[str, int, int]]]:
@@ -72,10 +77,12 @@ def modeled_read(run: Path, value: str, reads: list[tuple[str, int, int]], model
     the two middle ones for an even count)."""
     summaries = []
     for number, _, _ in reads:
-        trace = run / "blktrace" / f"read-{value}-{number}"
-        summary = model.replay(trace)
+        phase = f"read-{value}-{number}"
+        summary = model.replay(run, phase)
         if summary["requests"]["read"]["count"] == 0:
-            raise ValueError(f"{trace}: no read requests: the cold read never reached the disk")
+            raise ValueError(
+                f"{run}/blktrace/{phase}: no read requests: the cold read never reached the disk"
+            )
         summaries.append(summary)
     summaries.sort(key=lambda s: s["time"]["modeled_us"])
     median = summaries[(len(summaries) - 1) // 2]
@@ -111,13 +118,19 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--case", required=True, help="the case column of reads.tsv")
     parser.add_argument("--run", nargs=2, action="append", metavar=("LABEL", "RUN"))
-    parser.add_argument("--device", "--device-profile", dest="device", type=Path, required=True)
-    parser.add_argument("--ftl-sim", type=Path, required=True)
+    parser.add_argument(
+        "--model",
+        nargs=3,
+        action="append",
+        required=True,
+        metavar=("RUN", "PHASE", "SUMMARY"),
+        help="ftl-sim's summary of one cold read of a run",
+    )
     parser.add_argument("--out", required=True, type=Path)
     args = parser.parse_args(argv)
     if not args.run:
         parser.error("at least one --run LABEL RUN is required")
-    model = Model(args.ftl_sim, args.device)
+    model = Model({(run, phase): Path(path) for run, phase, path in args.model})
     try:
         keys: list[str] = []
         rows: list[dict[str, object]] = []

@@ -164,6 +164,29 @@ def ars_runs(wildcards):
 
 ars_params = lambda scale: scale_params(scale)["ars"]
 ARS_SCHEMES = "|".join(config["ars"]["schemes"])
+# Each cold read replays closed loop on a device written once.
+ARS_REPLAY = "_fill100_closed"
+
+
+def ars_cases(kind, scale):
+    """The files a job of one kind reads (jobs/ars-motivation.sh, jobs/ars-blocksize.sh)."""
+    if kind == "motivation":
+        return ["continuous", "fragmented"]
+    return [kib * 1024 for kib in ars_params(scale)["block_kib"]]
+
+
+def ars_models(w):
+    """(run folder, phase) → the replay summary of each cold read of every scheme's job of
+    one kind (phases read-<case>-<run>, jobs/ars-lib.sh cold_reads)."""
+    models = {}
+    for label, run in ars_runs(w).items():
+        scheme = label.removeprefix("scheme=")
+        for case in ars_cases(w.kind, w.scale):
+            for number in range(1, config["ars"]["reads"] + 1):
+                phase = f"read-{case}-{number}"
+                summary = f"ars/{w.kind}/{scheme}/model/{phase}/ftl{ARS_REPLAY}.json"
+                models[(run, phase)] = results(summary).format(**w)
+    return models
 
 
 # --- ars_selection ------------------------------------------------------------------

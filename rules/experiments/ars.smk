@@ -57,13 +57,12 @@ use rule guest_job as ars_blocksize with:
         ),
 
 
-# The reads' block traces are replayed through ftl-sim on the device profile: the
+# Every cold read's block trace is replayed by its own job (rule ftl_replay_phase): the
 # modeled columns are the judged ones, wall time is the secondary series.
 rule ars_table:
     input:
         runs=lambda w: ars_runs(w).values(),
-        profile="devices/{device}.yaml",
-        sim=FTL_SIM,
+        models=lambda w: ars_models(w).values(),
     output:
         results("ars/{kind}.csv"),
     log:
@@ -76,9 +75,13 @@ rule ars_table:
         python=PYTHON,
         case=lambda w: {"motivation": "file", "blocksize": "block_size"}[w.kind],
         runs=lambda w: run_labels(ars_runs(w)),
+        models=lambda w: " ".join(
+            f"--model {run} {phase} {path}"
+            for (run, phase), path in ars_models(w).items()
+        ),
     shell:
         "{params.python} -m mobifrag.tables.ars --case {params.case} {params.runs}"
-        " --device {input.profile} --ftl-sim {input.sim} --out {output} 2> {log}"
+        " {params.models} --out {output} 2> {log}"
 
 
 use rule guest_job as ars_checks with:

@@ -86,6 +86,10 @@ rule ftl_replay_phase:
     wildcard_constraints:
         phase=r"[a-z0-9-]+",
         variant=r"(_[a-z0-9]+)*",
+    # One phase's replay takes a second or less; a cluster run packs them
+    # (profiles/slurm: group-components).
+    group:
+        "model"
     params:
         extra=ftl_variant_args,
     shell:
