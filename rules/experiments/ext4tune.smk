@@ -33,9 +33,7 @@ try:
         ext4tune_params(config["scale"])["disk_mib"], EXT4TUNE["block_groups"]
     )
 except ext4tune.TuningError as error:
-    raise WorkflowError(
-        f"config: scales.{config['scale']}.ext4tune: {error}"
-    ) from None
+    raise WorkflowError(f"config: scales.{config['scale']}.ext4tune: {error}") from None
 
 
 rule ext4tune_aging_trace:
