@@ -51,7 +51,7 @@ with SnakemakeApi(OutputSettings()) as api:
 # Outputs of the builds; the simulators' binaries (rules/infra/model.smk, flashsim.smk).
 BUILD_OUTPUTS = ("build/kernel/", "build/flashsim/", "agent/build/", "ftl-sim/target/")
 SIMULATORS = ("ftl-sim/target/release/ftl-sim", "build/flashsim/flashsim-replay")
-HEADER = re.compile(r"^(local)?(rule|checkpoint) (\w+):$")
+HEADER = re.compile(r"^\s*(local)?(rule|checkpoint) (\w+):$")  # indented inside a group job
 
 
 @pytest.fixture(scope="module")

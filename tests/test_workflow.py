@@ -144,6 +144,7 @@ def test_figure_over_a_broken_table_names_the_rule_and_file(tmp_path):
             f"scale={scale}",
             "--allowed-rules",
             "concurrent_appenders_tables",
+            "provenance",
             "figure",
             check=False,
         )

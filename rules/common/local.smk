@@ -7,8 +7,8 @@
 # What stays a cluster job (not listed here): every guest job (derived from rule
 # guest_job, rules/infra/guest.smk), the builds (kernel, agent, ftl-sim, FlashSim), every
 # rule that runs ftl-sim or FlashSim on block traces (ftl_*, janusd_replay, the tables
-# whose rows are model replays: ars_table, ars_eval_table, ext4tune_tables) and the
-# device's flash/boot steps. A new rule is a cluster job unless it is named
+# whose rows are model replays: ars_eval_table, ext4tune_tables) and the device's
+# flash/boot steps. A new rule is a cluster job unless it is named
 # here; tests/test_slurm_plan.py checks that list against the planned jobs of a run.
 # In a local run this list changes nothing.
 
@@ -42,6 +42,7 @@ localrules:
     capacity_tables,
     dispersed_tables,
     scan_tables,
+    ars_table,
     user_latency_table,
     treat_prealloc_table,
     treat_e4defrag_table,
