@@ -3,6 +3,16 @@
 import json
 import math
 
+# Every phase of a synchronous workload replays closed loop on a device written once
+# (the ftl_replay_phase jobs; variant tokens of rules/infra/model.smk).
+PHASE_REPLAY = "_fill100_closed"
+
+
+def phase_summary(w, run, phase, variant=""):
+    """The summary an ftl_replay_phase job keeps for one phase of a run (`run`: the run's
+    folder below the device's results, wildcards filled in)."""
+    return results(f"{run}/model/{phase}/ftl{PHASE_REPLAY}{variant}.json").format(**w)
+
 
 # --- concurrent_appenders -----------------------------------------------------------
 def appender_runs(wildcards):
@@ -164,8 +174,6 @@ def ars_runs(wildcards):
 
 ars_params = lambda scale: scale_params(scale)["ars"]
 ARS_SCHEMES = "|".join(config["ars"]["schemes"])
-# Each cold read replays closed loop on a device written once.
-ARS_REPLAY = "_fill100_closed"
 
 
 def ars_cases(kind, scale):
@@ -184,8 +192,7 @@ def ars_models(w):
         for case in ars_cases(w.kind, w.scale):
             for number in range(1, config["ars"]["reads"] + 1):
                 phase = f"read-{case}-{number}"
-                summary = f"ars/{w.kind}/{scheme}/model/{phase}/ftl{ARS_REPLAY}.json"
-                models[(run, phase)] = results(summary).format(**w)
+                models[(run, phase)] = phase_summary(w, f"ars/{w.kind}/{scheme}", phase)
     return models
 
 
@@ -278,21 +285,15 @@ def ars_eval_runs(w):
 
 
 # --- dispersed ----------------------------------------------------------------------
-# Every device model of Fig. 13 replays closed loop on a device written once (the tokens
-# of rules/infra/model.smk); config `dispersed.models` adds each model's own tokens.
-DISPERSED_REPLAY = "_fill100_closed"
+# Config `dispersed.models` adds each device model's own variant tokens.
 
 
 def dispersed_models(w):
     """(operation, region MiB, model) → the replay summary of that phase under that
     model, for one dispersed run (phases are <op>-<MiB>, jobs/dispersed.sh)."""
-    run = results("dispersed/{fs}/run").format(**w)
+    run = f"dispersed/{w.fs}/run"
     return {
-        (
-            op,
-            region,
-            model,
-        ): f"{run}/model/{op}-{region}/ftl{DISPERSED_REPLAY}{variant}.json"
+        (op, region, model): phase_summary(w, run, f"{op}-{region}", variant)
         for op, models in config["dispersed"]["models"].items()
         for region in scale_params(w.scale)["dispersed"]["region_mib"]
         for model, variant in models.items()
@@ -300,36 +301,23 @@ def dispersed_models(w):
 
 
 # --- scan ---------------------------------------------------------------------------
-# Each scanned file's cold read replays closed loop on a device written once.
-SCAN_REPLAY = "_fill100_closed"
-
-
 def scan_models(w):
     """Phase → the replay summary of one scan run's cold read of that file: one phase per
     hole size (holes-<KiB>k, rule scan_traces) and the pristine file."""
-    run = results("scan/{fs}/run").format(**w)
+    run = f"scan/{w.fs}/run"
     holes = [f"holes-{kib:06d}k" for kib in scale_params(w.scale)["scan"]["hole_kib"]]
-    return {
-        phase: f"{run}/model/{phase}/ftl{SCAN_REPLAY}.json"
-        for phase in [*holes, "pristine"]
-    }
+    return {phase: phase_summary(w, run, phase) for phase in [*holes, "pristine"]}
 
 
 # --- user_latency -------------------------------------------------------------------
-# Each measured phase (an app's install, its launch, the tile-cache queries) replays
-# closed loop on a device written once.
-USER_LATENCY_REPLAY = "_fill100_closed"
-
-
 def user_latency_models(w):
     """(state, phase) → the replay summary of that phase of the state's run
     (jobs/user-latency.sh: install-<app>, launch-<app>, sqlite)."""
     apps = config["user_latency"]["apps"]
     phases = [f"{step}-{app}" for step in ("install", "launch") for app in apps]
     states = scale_params(w.scale)["user_latency"]["states"]
-    run = results("user-latency").format(**w)
     return {
-        (state, phase): f"{run}/{state}/run/model/{phase}/ftl{USER_LATENCY_REPLAY}.json"
+        (state, phase): phase_summary(w, f"user-latency/{state}/run", phase)
         for state in states
         for phase in [*phases, "sqlite"]
     }
