@@ -13,6 +13,8 @@ from mobifrag.tables.ars_eval import main as tables
 pytestmark = pytest.mark.emulator
 
 RUN = str((emulator_platform_run("test") / "ars/eval/fragbench").relative_to(REPO))
+# each run's phase models (rule ftl_replay_run)
+MODELS = "results/emulator-emmc/test/ars/eval/fragbench/{scheme}/model/phases.json"
 CONFIG = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
 FILES = CONFIG["ars_eval"]["reserved_files"]
 BOUNDS = [str(kib) for kib in CONFIG["ars_eval"]["free_space_kib"]]
@@ -24,17 +26,16 @@ def runs(emulator_kernel):
     # Always fresh real runs, one emulator at a time.
     for scheme in SCHEMES:
         shutil.rmtree(REPO / RUN / scheme, ignore_errors=True)
-        snakemake(f"{RUN}/{scheme}", "--config", "scale=test")
+        snakemake(MODELS.format(scheme=scheme), "--config", "scale=test")
     return {scheme: REPO / RUN / scheme for scheme in SCHEMES}
 
 
 def table(tmp_path, kind, runs):
     out = tmp_path / f"{kind}.csv"
     args = [kind, "--out", str(out), "--bounds-kib", *BOUNDS]
-    args += ["--device", str(REPO / "devices/emulator-emmc.yaml")]
-    args += ["--ftl-sim", str(REPO / "ftl-sim/target/release/ftl-sim")]
     for scheme, folder in runs.items():
         args += ["--run", f"scheme={scheme}", str(folder)]
+        args += ["--model", str(REPO / MODELS.format(scheme=scheme))]
     assert tables(args) == 0
     with open(out, newline="") as handle:
         return list(csv.DictReader(handle))

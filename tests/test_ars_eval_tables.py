@@ -1,7 +1,7 @@
 """mobifrag.measure.f2fs_state and mobifrag.tables.ars_eval on synthetic job outputs (the formats
 of F2FS 6.1's segment_bits and debugfs status, fio's JSON, the agent's replay JSON, and
 each measured phase's block trace in blktrace's binary format, replayed through the real
-ftl-sim on the eMMC profile)."""
+ftl-sim on the eMMC profile by mobifrag.model.run_phases, as rule ftl_replay_run does)."""
 
 import csv
 import json
@@ -11,9 +11,16 @@ from test_ftl_closed_loop import DEVICE, FTL_SIM, write_blktrace
 
 from conftest import write_snapshot
 from mobifrag.measure import f2fs_state
-from mobifrag.tables.ars_eval import main
+from mobifrag.model import run_phases
+from mobifrag.tables.ars_eval import MODELED_KINDS, main
 
-MODEL = ["--device", str(DEVICE), "--ftl-sim", str(FTL_SIM)]
+# How each job's reports name its phases (rules/common/runs.smk, RUN_PHASE_DEPTHS).
+DEPTHS = {
+    "throughput": ["--fio", "{report}"],
+    "create": ["--fio", "{report}"],
+    "sqlite": ["--replay", "sqlite-{report}"],
+    "apps": ["--replay", "{report}"],
+}
 needs_ftl_sim = pytest.mark.skipif(not FTL_SIM.is_file(), reason="ftl-sim is not built")
 
 BOUNDS = [4, 8, 16, 32, 64, 128]
@@ -140,12 +147,30 @@ def fragbench_run(folder, speed, extents, gc_calls, pieces=8):
     return folder
 
 
-def table(tmp_path, kind, runs):
-    out = tmp_path / f"{kind}.csv"
-    args = [kind, "--out", str(out), "--bounds-kib", *map(str, BOUNDS), *MODEL]
+def modeled(kind, runs):
+    """--model options of a modeled table: every run's phases replayed, as rule
+    ftl_replay_run does; none for a table that reads no model."""
+    if kind not in MODELED_KINDS:
+        return []
+    args = []
+    for folder in runs.values():
+        index = folder / "model" / "phases.json"
+        sim = ["--device", str(DEVICE), "--ftl-sim", str(FTL_SIM)]
+        assert run_phases.main([str(folder), *sim, *DEPTHS[kind], "-o", str(index)]) == 0
+        args += ["--model", str(index)]
+    return args
+
+
+def table_args(kind, runs, out):
+    args = [kind, "--out", str(out), "--bounds-kib", *map(str, BOUNDS), *modeled(kind, runs)]
     for label, folder in runs.items():
         args += ["--run", label, str(folder)]
-    assert main(args) == 0
+    return args
+
+
+def table(tmp_path, kind, runs):
+    out = tmp_path / f"{kind}.csv"
+    assert main(table_args(kind, runs, out)) == 0
     with open(out, newline="") as handle:
         return list(csv.DictReader(handle))
 
@@ -194,17 +219,14 @@ def test_a_fio_run_without_trace_is_named(tmp_path, runs, capsys):
     for path in (runs["scheme=ars"] / "blktrace" / "high-randread").iterdir():
         path.unlink()
     (runs["scheme=ars"] / "blktrace" / "high-randread").rmdir()
-    args = ["throughput", "--out", str(tmp_path / "t.csv"), *MODEL]
-    for label, folder in runs.items():
-        args += ["--run", label, str(folder)]
-    assert main(args) == 1
-    assert "high-randread is missing" in capsys.readouterr().err
+    assert main(table_args("throughput", runs, tmp_path / "t.csv")) == 1
+    assert "no phase high-randread (the job did not trace it)" in capsys.readouterr().err
 
 
 def test_a_modeled_table_needs_the_device_model(tmp_path, runs, capsys):
     with pytest.raises(SystemExit):
         main(["sqlite", "--run", "scheme=f2fs", str(runs["scheme=f2fs"]), "--out", "x.csv"])
-    assert "--device and --ftl-sim" in capsys.readouterr().err
+    assert "it needs --model per run" in capsys.readouterr().err
 
 
 def test_extents_count_every_reserved_file(tmp_path, runs):
@@ -252,11 +274,10 @@ def test_create_adds_up_every_creation_phase_of_a_workload(tmp_path, runs):
     rows = table(tmp_path, "create", {"scheme=ars": folder})
     assert (rows[0]["workload"], rows[0]["files"], rows[0]["requests"]) == ("apps", "3", "2")
     (folder / "create.tsv").write_text("sqlite\ta\t1000\n")
-    args = ["create", "--run", "scheme=ars", str(folder), "--out", str(tmp_path / "c.csv")]
-    assert main([*args, *MODEL]) == 1
+    assert main(table_args("create", {"scheme=ars": folder}, tmp_path / "c.csv")) == 1
 
 
-def replay(path, sql=0, seconds=1.0, errors=0, other=None, threads=None, pieces=None):
+def replay(path, sql=0, seconds=1.0, errors=0, other=None, threads=1, pieces=None):
     """The agent's replay JSON, and the phase's block trace (blktrace/<job's name>/) of
     `pieces` fsync'd 4 KiB writes when given."""
     ops = {"sql": sql, **(other or {})}
@@ -267,9 +288,8 @@ def replay(path, sql=0, seconds=1.0, errors=0, other=None, threads=None, pieces=
         "seconds": seconds,
         "marks_set": 5,
         "mark_errors": 0,
+        "threads": threads,
     }
-    if threads:
-        document["threads"] = threads
     path.write_text(json.dumps(document))
     if pieces:
         phase = path.stem if path.stem[0].isalpha() else f"sqlite-{path.stem}"
@@ -299,16 +319,14 @@ def test_sqlite_tps_and_ratio(tmp_path):
 @needs_ftl_sim
 def test_sqlite_without_transactions_fails(tmp_path):
     replay(tmp_path / "f2fs" / "replay" / "1-insert.json", sql=5, errors=5, pieces=2)
-    args = ["sqlite", "--run", "scheme=f2fs", str(tmp_path / "f2fs"), "--out", "x.csv"]
-    assert main([*args, *MODEL]) == 1
+    assert main(table_args("sqlite", {"scheme=f2fs": tmp_path / "f2fs"}, "x.csv")) == 1
 
 
 @needs_ftl_sim
 def test_a_phase_that_never_reached_the_disk_is_named(tmp_path, capsys):
     replay(tmp_path / "f2fs" / "replay" / "1-insert.json", sql=5, pieces=1)
     write_blktrace(tmp_path / "f2fs" / "blktrace" / "sqlite-1-insert", [])
-    args = ["sqlite", "--run", "scheme=f2fs", str(tmp_path / "f2fs"), "--out", "x.csv"]
-    assert main([*args, *MODEL]) == 1
+    assert main(table_args("sqlite", {"scheme=f2fs": tmp_path / "f2fs"}, "x.csv")) == 1
     assert "never reached the disk" in capsys.readouterr().err
 
 

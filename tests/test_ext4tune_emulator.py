@@ -18,6 +18,8 @@ from conftest import REPO, emulator_platform_run, snakemake
 pytestmark = pytest.mark.emulator
 
 RUNS = str((emulator_platform_run("test") / "ext4tune/runs").relative_to(REPO))
+# each run's phase models (rule ftl_replay_run)
+MODELS = "results/emulator-emmc/test/ext4tune/runs/{}/model/phases.json"
 CONFIG = yaml.safe_load((REPO / "config" / "config.yaml").read_text())["ext4tune"]
 
 
@@ -27,13 +29,13 @@ def tables(emulator_kernel, tmp_path_factory):
     for name in ("default", "tuned"):
         shutil.rmtree(REPO / RUNS / name, ignore_errors=True)
     # one guest at a time (the machine is shared)
-    snakemake(f"{RUNS}/default", f"{RUNS}/tuned", "--cores", "1", "--config", "scale=test")
+    models = [MODELS.format(name) for name in ("default", "tuned")]
+    snakemake(*models, "--cores", "1", "--config", "scale=test")
     out = tmp_path_factory.mktemp("ext4tune")
     command = [sys.executable, "-m", "mobifrag.tables.ext4tune"]
     command += ["--run", "default", str(REPO / RUNS / "default")]
     command += ["--run", "tuned", str(REPO / RUNS / "tuned")]
-    command += ["--device", "devices/emulator-emmc.yaml"]
-    command += ["--ftl-sim", "ftl-sim/target/release/ftl-sim"]
+    command += [arg for model in models for arg in ("--model", model)]
     command += ["--table", str(out / "bench.csv"), "--configs", str(out / "configs.csv")]
     subprocess.run(command, cwd=REPO, check=True)
     return {

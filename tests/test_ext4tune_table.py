@@ -1,7 +1,8 @@
 """Ext4 tuning tables (seed 004): fio and postmark outputs of a run and the block trace of
 each benchmark run (blktrace's binary format, replayed through the real ftl-sim on the
-eMMC profile) → modeled and wall MiB/s rows, normalized to the default configuration;
-configuration facts; mkfs options."""
+eMMC profile by mobifrag.model.run_phases, as rule ftl_replay_run does) → modeled and
+wall MiB/s rows, normalized to the default configuration; configuration facts; mkfs
+options."""
 
 import csv
 import json
@@ -9,9 +10,10 @@ import json
 import pytest
 from test_ftl_closed_loop import DEVICE, FTL_SIM, write_blktrace
 
+from mobifrag.model import run_phases
+from mobifrag.model.run_phases import RunModels
 from mobifrag.tables.ext4tune import (
     FIO_BENCHMARKS,
-    Model,
     TuningTableError,
     main,
     normalize,
@@ -21,7 +23,6 @@ from mobifrag.tables.ext4tune import (
 from mobifrag.workloads import ext4tune
 
 MIB = 1024 * 1024
-MODEL = Model(FTL_SIM, DEVICE)
 needs_ftl_sim = pytest.mark.skipif(not FTL_SIM.is_file(), reason="ftl-sim is not built")
 POSTMARK = """PostMark v1.51 : 8/14/01
 Time:
@@ -92,13 +93,26 @@ def make_run(
     return run
 
 
+def index(run, pattern="{report}-{job}"):
+    """A run's phases replayed as rule ftl_replay_run does (RUN_PHASE_DEPTHS)."""
+    out = run / "model" / "phases.json"
+    sim = ["--device", str(DEVICE), "--ftl-sim", str(FTL_SIM)]
+    assert run_phases.main([str(run), *sim, "--fio", pattern, "-o", str(out)]) == 0
+    return out
+
+
+def modeled(run):
+    """(run, its phase models)."""
+    return run, RunModels([index(run)])
+
+
 def rows_by(rows, config):
     return {(r["benchmark"], r["workload"]): r for r in rows if r["config"] == config}
 
 
 @needs_ftl_sim
 def test_fio_rates_are_per_thread_means_and_postmark_is_bytes_over_wall(tmp_path):
-    rows = rows_by(run_rows("default", make_run(tmp_path / "d", wall=2e9), MODEL), "default")
+    rows = rows_by(run_rows("default", *modeled(make_run(tmp_path / "d", wall=2e9))), "default")
     assert rows["IOzone", "seq-write"]["wall_mib_s"] == pytest.approx(10)
     assert rows["IOzone", "rand-read"]["op"] == "read"
     assert rows["FFSB", "small-write"]["wall_mib_s"] == pytest.approx(3)  # mean of 2 and 4
@@ -111,7 +125,7 @@ def test_fio_rates_are_per_thread_means_and_postmark_is_bytes_over_wall(tmp_path
 
 @needs_ftl_sim
 def test_modeled_rates_are_benchmark_bytes_per_thread_over_modeled_time(tmp_path):
-    rows = rows_by(run_rows("default", make_run(tmp_path / "d"), MODEL), "default")
+    rows = rows_by(run_rows("default", *modeled(make_run(tmp_path / "d"))), "default")
     iozone, ffsb = rows["IOzone", "seq-write"], rows["FFSB", "large-write"]
     assert (iozone["threads"], ffsb["threads"]) == (1, 2)
     assert iozone["workload_bytes"] == str(MIB) and ffsb["workload_bytes"] == str(2 * MIB)
@@ -137,8 +151,8 @@ def test_postmark_units_are_powers_of_1024(tmp_path):
 
 @needs_ftl_sim
 def test_normalized_to_the_default_configuration(tmp_path):
-    rows = run_rows("default", make_run(tmp_path / "d", metadata=64), MODEL)
-    rows += run_rows("tuned", make_run(tmp_path / "t", scale=1.25, wall=0.8e9), MODEL)
+    rows = run_rows("default", *modeled(make_run(tmp_path / "d", metadata=64)))
+    rows += run_rows("tuned", *modeled(make_run(tmp_path / "t", scale=1.25, wall=0.8e9)))
     table = normalize(rows)
     default, tuned = rows_by(table, "default"), rows_by(table, "tuned")
     assert {r["wall_normalized"] for r in default.values()} == {1.0}
@@ -153,23 +167,25 @@ def test_normalized_to_the_default_configuration(tmp_path):
 
 @needs_ftl_sim
 def test_no_default_run_is_an_error_naming_it(tmp_path):
-    rows = run_rows("tuned", make_run(tmp_path / "t"), MODEL)
+    rows = run_rows("tuned", *modeled(make_run(tmp_path / "t")))
     with pytest.raises(TuningTableError, match="no 'default' run to normalize to"):
         normalize(rows)
 
 
+@needs_ftl_sim
 def test_missing_fio_report_is_named(tmp_path):
     run = make_run(tmp_path / "d")
     (run / "fio" / "ffsb.json").unlink()
     with pytest.raises(TuningTableError, match="ffsb.json: no fio report"):
-        run_rows("default", run, MODEL)
+        run_rows("default", *modeled(run))
 
 
+@needs_ftl_sim
 def test_missing_section_is_named(tmp_path):
     run = make_run(tmp_path / "d")
     fio_report(run / "fio" / "ffsb.json", {"large-write": ("write", [1])})
     with pytest.raises(TuningTableError, match="ffsb.json: no job large-read"):
-        run_rows("default", run, MODEL)
+        run_rows("default", *modeled(run))
 
 
 @needs_ftl_sim
@@ -178,20 +194,32 @@ def test_missing_trace_of_a_run_is_named(tmp_path):
     for path in (run / "blktrace" / "ffsb-small-read").iterdir():
         path.unlink()
     (run / "blktrace" / "ffsb-small-read").rmdir()
-    with pytest.raises(TuningTableError, match="ffsb-small-read is missing"):
-        run_rows("default", run, MODEL)
+    with pytest.raises(TuningTableError, match="no phase ffsb-small-read"):
+        run_rows("default", *modeled(run))
     write_blktrace(run / "blktrace" / "ffsb-small-read", [])
-    with pytest.raises(TuningTableError, match="never reached the disk"):
-        run_rows("default", run, MODEL)
+    with pytest.raises(TuningTableError, match="ffsb-small-read has no block requests"):
+        run_rows("default", *modeled(run))
 
 
+@needs_ftl_sim
+def test_a_phase_modeled_at_another_depth_than_its_threads_is_refused(tmp_path):
+    run = make_run(tmp_path / "d")
+    # phases named by report alone: the phase of a two-thread FFSB section is unnamed, so
+    # modeled on one thread
+    models = RunModels([index(run, pattern="{report}")])
+    match = "ffsb.json: job large-write: 2 threads, modeled at queue depth 1"
+    with pytest.raises(TuningTableError, match=match):
+        run_rows("default", run, models)
+
+
+@needs_ftl_sim
 def test_fio_job_without_data_is_refused(tmp_path):
     run = make_run(tmp_path / "d")
     sections = {s: ("write" if "write" in s else "read", [5]) for s in FIO_BENCHMARKS["iozone"][1]}
     sections["seq-read"] = ("read", [0])
     fio_report(run / "fio" / "iozone.json", sections)
     with pytest.raises(TuningTableError, match="iozone.json: a seq-read job moved no read"):
-        run_rows("default", run, MODEL)
+        run_rows("default", *modeled(run))
 
 
 @needs_ftl_sim
@@ -199,7 +227,7 @@ def test_postmark_without_data_section_is_named(tmp_path):
     run = make_run(tmp_path / "d")
     (run / "postmark.txt").write_text("PostMark v1.51\nError: out of space\n")
     with pytest.raises(TuningTableError, match="postmark.txt: no 'Data:' section"):
-        run_rows("default", run, MODEL)
+        run_rows("default", *modeled(run))
 
 
 @needs_ftl_sim
@@ -208,7 +236,7 @@ def test_cli_writes_both_tables(tmp_path):
     (tuned / "async-commit-probe.txt").write_text("journal_async_commit alone: refused\n")
     bench, configs = tmp_path / "bench.csv", tmp_path / "configs.csv"
     argv = ["--run", "default", str(default), "--run", "tuned", str(tuned)]
-    argv += ["--device", str(DEVICE), "--ftl-sim", str(FTL_SIM)]
+    argv += ["--model", str(index(default)), "--model", str(index(tuned))]
     assert main([*argv, "--table", str(bench), "--configs", str(configs)]) == 0
     rows = list(csv.DictReader(bench.open()))
     assert len(rows) == 20
@@ -227,7 +255,7 @@ def test_cli_writes_both_tables(tmp_path):
 def test_cli_without_default_fails_with_a_message(tmp_path, capsys):
     run = make_run(tmp_path / "t")
     argv = ["--run", "tuned", str(run), "--table", str(tmp_path / "b.csv")]
-    argv += ["--device", str(DEVICE), "--ftl-sim", str(FTL_SIM)]
+    argv += ["--model", str(index(run))]
     assert main([*argv, "--configs", str(tmp_path / "c.csv")]) == 1
     assert "no 'default' run" in capsys.readouterr().err
     assert not (tmp_path / "b.csv").exists()

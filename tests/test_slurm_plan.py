@@ -108,8 +108,7 @@ def test_every_guest_rule_retries(rules):
 
 
 def test_cluster_jobs_are_exactly_the_heavy_ones(rules, planned):
-    # Per rule: a rule is a cluster rule if any of its jobs is heavy (ars_eval_table runs
-    # ftl-sim for some of its tables only).
+    # Per rule: a rule is a cluster rule if any of its jobs is heavy.
     reasons: dict[str, set] = {}
     for name, text in planned:
         if not rules[name]["norun"]:

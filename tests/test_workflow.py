@@ -201,4 +201,4 @@ def test_every_guest_and_model_rule_writes_a_benchmark_beside_its_log():
             assert stage == log.partition("logs/")[0], f"{where}: benchmark not beside its log"
             assert re.match(rf"{rule}[-.]", name), f"{where}: benchmark file not named <rule>-"
     assert {"concurrent_appenders", "scan_run", "ftl_replay_phase", "ftl_replay"} <= checked
-    assert {"ftl_dop", "flashsim_diff", "ars_eval_table", "janusd_recurring"} <= checked
+    assert {"ftl_dop", "flashsim_diff", "ftl_replay_run", "janusd_recurring"} <= checked

@@ -1,7 +1,7 @@
 """Tables of the ARS evaluation (ARS §V, Figs. 4–7; rules/experiments/ars_eval.smk).
 
     python -m mobifrag.tables.ars_eval KIND --run scheme=ars RUN ... --out TABLE.csv \
-        [--device devices/D.yaml --ftl-sim ftl-sim/target/release/ftl-sim]
+        [--model RESULTS/RUN/model/phases.json ...]
 
 RUN is the output folder of one scheme's job; KIND says which table:
 
@@ -20,17 +20,18 @@ RUN is the output folder of one scheme's job; KIND says which table:
 
 The four tables of speed (throughput, sqlite, apps, create) are judged on the device
 model: the job traced each measured phase (blktrace/<phase>/: a fio run, an SQLite
-trace, an app's replay, the creation of the reserved files), and each trace is replayed
-through ftl-sim (`--ftl-sim`) on the device profile (`--device`) closed loop at the
-workload's own queue depth (one request in flight per thread), so the emulator's pacing
-does not leak into the model. Their columns: the phase's block requests, bytes read and
-written, flushes, `device_ms` and `modeled_ms` (device time + the profile's host
-overhead per request), the modeled metric (`modeled_mib_s`: the bytes fio moved over
-the modeled time; `modeled_tps`; `modeled_seconds`; `modeled_mean_us`: the modeled time
-of the creation phases over the files created) and its ratio to F2FS
-(`modeled_relative`); then the emulator's wall-time metric with the prefix `wall_`
-(what the guest measured: fio's bandwidth, the agent's seconds, the per-file creation
-time), a secondary series that says nothing about a phone.
+trace, an app's replay, the creation of the reserved files), and rule ftl_replay_run
+replayed each trace through ftl-sim on the device profile closed loop at the workload's
+own queue depth (one request in flight per thread; mobifrag.model.run_phases), so the
+emulator's pacing does not leak into the model; `--model` gives each run's kept index.
+Their columns: the phase's block requests, bytes read and written, flushes, `device_ms`
+and `modeled_ms` (device time + the profile's host overhead per request), the modeled
+metric (`modeled_mib_s`: the bytes fio moved over the modeled time; `modeled_tps`;
+`modeled_seconds`; `modeled_mean_us`: the modeled time of the creation phases over the
+files created) and its ratio to F2FS (`modeled_relative`); then the emulator's wall-time
+metric with the prefix `wall_` (what the guest measured: fio's bandwidth, the agent's
+seconds, the per-file creation time), a secondary series that says nothing about a
+phone.
 """
 
 from __future__ import annotations
@@ -43,8 +44,10 @@ import sys
 from pathlib import Path
 
 from mobifrag.measure import f2fs_state
+from mobifrag.measure.fio import fio_jobs
 from mobifrag.measure.snapshot import SnapshotError, read_snapshot
 from mobifrag.model import ftl
+from mobifrag.model.run_phases import ModelIndexError, RunModels
 from mobifrag.tables.fragments import dof_rows, parse_label
 from mobifrag.workflow.atomic import write_table
 
@@ -67,21 +70,9 @@ def read_json(path: Path) -> dict:
         raise ValueError(f"{path}: not JSON ({error})") from None
 
 
-def fio_json(path: Path) -> dict:
-    """A fio --output-format=json file; fio writes its notices (such as `fio: cache
-    invalidation of FILE failed` on a kernel without fadvise, where the job drops the
-    page cache itself) into the same file before the JSON."""
-    text = Path(path).read_text()
-    start = text.find("\n{") + 1 if not text.startswith("{") else 0
-    try:
-        return json.loads(text[start:])
-    except json.JSONDecodeError as error:
-        raise ValueError(f"{path}: no fio JSON ({error})") from None
-
-
 def fio_job(path: Path, direction: str) -> dict:
     """The `direction` (read or write) part of the one job of a fio JSON output."""
-    jobs = fio_json(path).get("jobs", [])
+    jobs = fio_jobs(path)
     if len(jobs) != 1:
         raise ValueError(f"{path}: expected one fio job, found {len(jobs)}")
     if jobs[0].get("error"):
@@ -95,21 +86,6 @@ def fio_job(path: Path, direction: str) -> dict:
 def fio_mib_s(path: Path, direction: str) -> float:
     """Bandwidth of the one job of a fio JSON output, in MiB/s."""
     return fio_job(path, direction)["bw_bytes"] / MIB
-
-
-class Model:
-    """The device model a phase's block trace is replayed on (ftl-sim + profile)."""
-
-    def __init__(self, ftl_sim: Path, device: Path):
-        self.ftl_sim, self.device = ftl_sim, device
-
-    def phase(self, trace: Path, queue_depth: int = 1) -> dict:
-        """ftl-sim's summary of one phase; a phase that asked nothing of the disk has no
-        modeled time to judge, so it is refused by name."""
-        summary = ftl.replay_phase(self.ftl_sim, self.device, trace, queue_depth)
-        if ftl.modeled_seconds(summary) <= 0:
-            raise ValueError(f"{trace}: no block requests: the phase never reached the disk")
-        return summary
 
 
 COUNTS = ("requests", "read_bytes", "write_bytes", "flushes")
@@ -136,14 +112,14 @@ def ratios(rows: list[dict], value: str, key, column: str = "relative") -> list[
     return rows
 
 
-def throughput_rows(label: dict, run: Path, model: Model) -> list[dict]:
+def throughput_rows(label: dict, run: Path, models: RunModels) -> list[dict]:
     """Each fio run: the bytes it moved over its modeled time (one job of synchronous
     I/O: queue depth 1), and fio's own bandwidth in the emulator."""
     rows = []
     for state in STATES:
         for rw, (name, direction) in FIO_WORKLOADS.items():
             done = fio_job(run / "fio" / f"{state}-{rw}.json", direction)
-            summary = model.phase(run / "blktrace" / f"{state}-{rw}")
+            summary, _ = models.phase(run, f"{state}-{rw}")
             moved = done["io_bytes"]
             rows.append(
                 {
@@ -238,20 +214,14 @@ def fragbench_rows(label: dict, run: Path) -> list[dict]:
     return rows
 
 
-def replay_threads(replay: dict) -> int:
-    """The agent's replay threads: the queue depth its phase is modeled at."""
-    return max(1, int(replay.get("threads", 1)))
-
-
-def sqlite_rows(label: dict, run: Path, model: Model) -> list[dict]:
+def sqlite_rows(label: dict, run: Path, models: RunModels) -> list[dict]:
     rows = []
     for path in sorted((run / "replay").glob("*.json")):
         replay = read_json(path)
         done = replay["ops"]["sql"] - replay["errors"]["sql"]
         if replay["seconds"] <= 0 or done <= 0:
             raise ValueError(f"{path}: no completed transactions")
-        depth = replay_threads(replay)
-        summary = model.phase(run / "blktrace" / f"sqlite-{path.stem}", depth)
+        summary, depth = models.phase(run, f"sqlite-{path.stem}")
         rows.append(
             {
                 **label,
@@ -270,14 +240,13 @@ def sqlite_rows(label: dict, run: Path, model: Model) -> list[dict]:
     return rows
 
 
-def apps_rows(label: dict, run: Path, model: Model) -> list[dict]:
+def apps_rows(label: dict, run: Path, models: RunModels) -> list[dict]:
     rows = []
     for path in sorted((run / "replay").glob("*.json")):
         state, _, app = path.stem.partition("-")
         replay = read_json(path)
         marked = read_json(run / f"marked-{path.stem}.json")
-        depth = replay_threads(replay)
-        summary = model.phase(run / "blktrace" / path.stem, depth)
+        summary, depth = models.phase(run, path.stem)
         rows.append(
             {
                 **label,
@@ -301,17 +270,19 @@ def apps_rows(label: dict, run: Path, model: Model) -> list[dict]:
     return rows
 
 
-def create_phases(run: Path, workload: str) -> list[Path]:
-    """The traced creation phases of a workload: blktrace/create-<workload>[-...]/."""
-    folder = run / "blktrace"
-    phases = [folder / f"create-{workload}"] if (folder / f"create-{workload}").is_dir() else []
-    phases += sorted(folder.glob(f"create-{workload}-*")) if folder.is_dir() else []
+def create_phases(models: RunModels, run: Path, workload: str) -> list[str]:
+    """The traced creation phases of a workload: create-<workload>[-...]."""
+    phases = [
+        p
+        for p in models.phases(run)
+        if p == f"create-{workload}" or p.startswith(f"create-{workload}-")
+    ]
     if not phases:
-        raise ValueError(f"{folder}: no create-{workload} trace: the job did not trace it")
+        raise ValueError(f"{run}/blktrace: no create-{workload} trace: the job did not trace it")
     return phases
 
 
-def create_rows(label: dict, run: Path, model: Model) -> list[dict]:
+def create_rows(label: dict, run: Path, models: RunModels) -> list[dict]:
     """Per workload: its files' creation (one open, setxattr and fsync each) on the
     device model — the modeled time of its creation phases over the files created — and
     the mean and median wall time per file the guest measured."""
@@ -323,7 +294,7 @@ def create_rows(label: dict, run: Path, model: Model) -> list[dict]:
             times.setdefault(row[0], []).append(int(row[2]))
     rows = []
     for w, ns in times.items():
-        summaries = [model.phase(trace) for trace in create_phases(run, w)]
+        summaries = [models.phase(run, phase)[0] for phase in create_phases(models, run, w)]
         modeled_us = sum(ftl.modeled_seconds(s) for s in summaries) * 1e6
         rows.append(
             {
@@ -393,21 +364,21 @@ COLUMNS = {
         "wall_relative",
     ),
 }
-# The tables judged on the device model: they need --device and --ftl-sim.
+# The tables judged on the device model: they need each run's phase models (--model).
 MODELED_KINDS = ("throughput", "sqlite", "apps", "create")
 
 
 def table(
-    kind: str, runs: list[tuple[dict, Path]], bounds: list[int], model: Model | None = None
+    kind: str, runs: list[tuple[dict, Path]], bounds: list[int], models: RunModels | None = None
 ) -> list[dict]:
     readers = {
-        "throughput": lambda label, run: throughput_rows(label, run, model),
+        "throughput": lambda label, run: throughput_rows(label, run, models),
         "extents": extents_rows,
         "gc": gc_rows,
         "fragbench": fragbench_rows,
-        "sqlite": lambda label, run: sqlite_rows(label, run, model),
-        "apps": lambda label, run: apps_rows(label, run, model),
-        "create": lambda label, run: create_rows(label, run, model),
+        "sqlite": lambda label, run: sqlite_rows(label, run, models),
+        "apps": lambda label, run: apps_rows(label, run, models),
+        "create": lambda label, run: create_rows(label, run, models),
         "freespace": lambda label, run: freespace_rows(label, run, bounds),
     }
     rows = [row for label, run in runs for row in readers[kind](label, run)]
@@ -449,19 +420,17 @@ def main(argv: list[str] | None = None) -> int:
         "--bounds-kib", type=int, nargs="+", help="free-space level bounds (freespace only)"
     )
     parser.add_argument(
-        "--device", "--device-profile", dest="device", type=Path,
-        help="device profile whose model the phases are replayed on (modeled tables)",
+        "--model", action="append", default=[], type=Path, metavar="INDEX",
+        help="a run's phase models (mobifrag.model.run_phases; modeled tables)",
     )  # fmt: skip
-    parser.add_argument("--ftl-sim", type=Path, help="the ftl-sim binary (modeled tables)")
     parser.add_argument("--out", required=True, type=Path)
     args = parser.parse_args(argv)
     if not args.run:
         parser.error("at least one --run LABEL RUN is required")
     if args.kind == "freespace" and not args.bounds_kib:
         parser.error("freespace needs --bounds-kib (config ars_eval.free_space_kib)")
-    if args.kind in MODELED_KINDS and not (args.device and args.ftl_sim):
-        parser.error(f"{args.kind} is judged on the device model: it needs --device and --ftl-sim")
-    model = Model(args.ftl_sim, args.device) if args.kind in MODELED_KINDS else None
+    if args.kind in MODELED_KINDS and not args.model:
+        parser.error(f"{args.kind} is judged on the device model: it needs --model per run")
     try:
         runs = [(parse_label(text), Path(run)) for text, run in args.run]
         keys: list[str] = []
@@ -469,12 +438,13 @@ def main(argv: list[str] | None = None) -> int:
             keys += [k for k in label if k not in keys]
         if "scheme" not in keys:
             raise ValueError("run labels must name the scheme (scheme=...)")
-        rows = table(args.kind, runs, args.bounds_kib, model)
+        models = RunModels(args.model) if args.kind in MODELED_KINDS else None
+        rows = table(args.kind, runs, args.bounds_kib, models)
         write_table(args.out, (*keys, *COLUMNS[args.kind]), rows)
     except (
         SnapshotError,
         f2fs_state.StateError,
-        ftl.FtlSimError,
+        ModelIndexError,
         ValueError,
         KeyError,
         OSError,

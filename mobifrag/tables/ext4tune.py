@@ -2,27 +2,27 @@
 workload) of `jobs/ext4tune-bench.sh` runs, normalized to the `default` configuration.
 
     python -m mobifrag.tables.ext4tune --run default RUN_DIR --run tuned RUN_DIR ... \
-        --device devices/D.yaml --ftl-sim ftl-sim/target/release/ftl-sim \
+        --model RESULTS/ext4tune/runs/default/model/phases.json ... \
         --table bench.csv --configs configs.csv
 
 `bench.csv`: each workload — fio standing in for IOzone and FFSB (a section of the job
 file; FFSB's rate is the mean over its threads: the paper's metric is data per second
 per thread), Postmark's reads and its writes (one run, two rows) — judged on the device
 model: the job traced every run (blktrace/<stem>-<section>/, blktrace/postmark/), and
-its trace is replayed through ftl-sim on the device profile closed loop with one request
-in flight per thread. Columns: the run's threads (its queue depth), `workload_bytes`
-(what the benchmark moved in the row's direction: fio's bytes, or the bytes Postmark
-reports read or written), the trace's block requests, bytes read and written and
-flushes (where the paper's mechanisms show: fewer metadata writes, fewer barriers),
-`device_ms`, `modeled_ms` (device time + the profile's host overhead per request),
-`modeled_mib_s` = workload bytes / threads / modeled time, `trace_mib_s` = the trace's
-bytes in the row's direction / threads / modeled time (what the device moved), and
-`modeled_normalized`, the modeled rate over the default configuration's. Postmark's
-read and write rates share its one run's time, as Postmark's own report does, so
-their ratios to the default differ only where its bytes do (read_bytes and write_bytes
-tell them apart on the device). The emulator's wall time stays as a secondary series:
-`wall_mib_s` (fio's per-thread bandwidth; Postmark's bytes over its wall time, postmark
-then sync) and `wall_normalized`.
+rule ftl_replay_run replayed its trace through ftl-sim on the device profile closed loop
+with one request in flight per thread (`--model`: each run's kept index). Columns: the
+run's threads (its queue depth), `workload_bytes` (what the benchmark moved in the row's
+direction: fio's bytes, or the bytes Postmark reports read or written), the trace's
+block requests, bytes read and written and flushes (where the paper's mechanisms show:
+fewer metadata writes, fewer barriers), `device_ms`, `modeled_ms` (device time + the
+profile's host overhead per request), `modeled_mib_s` = workload bytes / threads /
+modeled time, `trace_mib_s` = the trace's bytes in the row's direction / threads /
+modeled time (what the device moved), and `modeled_normalized`, the modeled rate over
+the default configuration's. Postmark's read and write rates share its one run's time,
+as Postmark's own report does, so their ratios to the default differ only where its
+bytes do (read_bytes and write_bytes tell them apart on the device). The emulator's wall
+time stays as a secondary series: `wall_mib_s` (fio's per-thread bandwidth; Postmark's
+bytes over its wall time, postmark then sync) and `wall_normalized`.
 
 `configs.csv`: what each run really had — inode size, flex group size, block groups
 (dumpe2fs), the mount options (/proc/mounts), the aged utilization (df), and what the
@@ -32,12 +32,13 @@ kernel said to journal_async_commit alone.
 from __future__ import annotations
 
 import argparse
-import json
 import re
 import sys
 from pathlib import Path
 
+from mobifrag.measure.fio import FioReportError, fio_jobs
 from mobifrag.model import ftl
+from mobifrag.model.run_phases import ModelIndexError, RunModels
 from mobifrag.workflow.atomic import write_table
 
 BASELINE = "default"
@@ -66,29 +67,19 @@ class TuningTableError(RuntimeError):
     """A run that cannot be tabulated; the message names the file."""
 
 
-def fio_jobs(report: Path) -> list[dict]:
+def fio_report(report: Path) -> list[dict]:
     try:
-        text = report.read_text()
-        # fio writes its notes (prerun output files) into the report ahead of the JSON.
-        return json.loads(text[text.find("{") :])["jobs"]
-    except (OSError, ValueError, KeyError) as error:
-        raise TuningTableError(f"{report}: no fio report ({error})") from None
+        return fio_jobs(report)
+    except FioReportError as error:
+        raise TuningTableError(str(error)) from None
 
 
-class Model:
-    """The device model a run's block traces are replayed on (ftl-sim + profile)."""
-
-    def __init__(self, ftl_sim: Path, device: Path):
-        self.ftl_sim, self.device = ftl_sim, device
-
-    def phase(self, trace: Path, threads: int) -> dict:
-        try:
-            summary = ftl.replay_phase(self.ftl_sim, self.device, trace, threads)
-        except ftl.FtlSimError as error:
-            raise TuningTableError(str(error)) from None
-        if ftl.modeled_seconds(summary) <= 0:
-            raise TuningTableError(f"{trace}: no block requests: the run never reached the disk")
-        return summary
+def modeled_phase(models: RunModels, run: Path, phase: str) -> tuple[dict, int]:
+    """(ftl-sim summary, queue depth) of one traced phase of a run."""
+    try:
+        return models.phase(run, phase)
+    except ModelIndexError as error:
+        raise TuningTableError(str(error)) from None
 
 
 def section_jobs(report: Path, jobs: list[dict], section: str, op: str) -> list[dict]:
@@ -111,18 +102,22 @@ def section_mib_s(report: Path, jobs: list[dict], section: str, op: str) -> floa
     return sum(part["bw_bytes"] for part in done) / MIB / len(done)
 
 
-def fio_rows(run: Path, model: Model) -> list[dict]:
+def fio_rows(run: Path, models: RunModels) -> list[dict]:
     rows = []
     for stem, (benchmark, sections) in FIO_BENCHMARKS.items():
         report = run / "fio" / f"{stem}.json"
-        jobs = fio_jobs(report)
+        jobs = fio_report(report)
         for section in sections:
             op = "write" if section.endswith("write") else "read"
             done = section_jobs(report, jobs, section, op)
             moved = sum(part.get("io_bytes", 0) for part in done)
             if moved <= 0:
                 raise TuningTableError(f"{report}: job {section}: no {op} io_bytes")
-            summary = model.phase(run / "blktrace" / f"{stem}-{section}", len(done))
+            summary, depth = modeled_phase(models, run, f"{stem}-{section}")
+            if depth != len(done):
+                raise TuningTableError(
+                    f"{report}: job {section}: {len(done)} threads, modeled at queue depth {depth}"
+                )
             rate = section_mib_s(report, jobs, section, op)
             rows.append(_row(benchmark, "fio", section, op, len(done), moved, summary, rate))
     return rows
@@ -142,7 +137,7 @@ def postmark_bytes(report: Path) -> dict[str, float]:
     return found
 
 
-def postmark_rows(run: Path, model: Model) -> list[dict]:
+def postmark_rows(run: Path, models: RunModels) -> list[dict]:
     wall = run / "postmark-wall-ns.txt"
     try:
         seconds = int(wall.read_text().strip()) / 1e9
@@ -151,7 +146,7 @@ def postmark_rows(run: Path, model: Model) -> list[dict]:
     if seconds <= 0:
         raise TuningTableError(f"{wall}: wall time {seconds} s is not positive")
     moved = postmark_bytes(run / "postmark.txt")
-    summary = model.phase(run / "blktrace" / POSTMARK_TRACE, 1)
+    summary, _ = modeled_phase(models, run, POSTMARK_TRACE)
     return [
         _row("Postmark", "postmark", op, op, 1, moved[op], summary, moved[op] / MIB / seconds)
         for op in moved
@@ -180,8 +175,8 @@ def _row(
     }
 
 
-def run_rows(config: str, run: Path, model: Model) -> list[dict]:
-    return [{"config": config, **row} for row in fio_rows(run, model) + postmark_rows(run, model)]
+def run_rows(config: str, run: Path, models: RunModels) -> list[dict]:
+    return [{"config": config, **row} for row in fio_rows(run, models) + postmark_rows(run, models)]
 
 
 def normalize(rows: list[dict], baseline: str = BASELINE) -> list[dict]:
@@ -247,19 +242,21 @@ def _rounded(row: dict) -> dict:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--run", nargs=2, action="append", metavar=("CONFIG", "DIR"))
-    parser.add_argument("--device", "--device-profile", dest="device", type=Path, required=True)
-    parser.add_argument("--ftl-sim", type=Path, required=True)
+    parser.add_argument(
+        "--model", action="append", default=[], type=Path, metavar="INDEX",
+        help="a run's phase models (mobifrag.model.run_phases), one per --run",
+    )  # fmt: skip
     parser.add_argument("--table", type=Path, required=True)
     parser.add_argument("--configs", type=Path, required=True)
     args = parser.parse_args(argv)
-    model = Model(args.ftl_sim, args.device)
     try:
         if not args.run:
             raise TuningTableError("no --run CONFIG DIR given")
-        rows = [row for config, run in args.run for row in run_rows(config, Path(run), model)]
+        models = RunModels(args.model)
+        rows = [row for config, run in args.run for row in run_rows(config, Path(run), models)]
         configs = [config_row(config, Path(run)) for config, run in args.run]
         rows = normalize(rows)
-    except TuningTableError as error:
+    except (TuningTableError, ModelIndexError) as error:
         print(f"ext4tune_table: {error}", file=sys.stderr)
         return 1
     write_table(args.table, COLUMNS, [_rounded(r) for r in rows])

@@ -6,9 +6,8 @@
 #
 # What stays a cluster job (not listed here): every guest job (derived from rule
 # guest_job, rules/infra/guest.smk), the builds (kernel, agent, ftl-sim, FlashSim), every
-# rule that runs ftl-sim or FlashSim on block traces (ftl_*, janusd_replay, the tables
-# whose rows are model replays: ars_eval_table, ext4tune_tables) and the device's
-# flash/boot steps. A new rule is a cluster job unless it is named
+# rule that runs ftl-sim or FlashSim on block traces (ftl_*, janusd_replay) and the
+# device's flash/boot steps. A new rule is a cluster job unless it is named
 # here; tests/test_slurm_plan.py checks that list against the planned jobs of a run.
 # In a local run this list changes nothing.
 
@@ -35,7 +34,7 @@ localrules:
     ars_eval_mobibench_fetch,
     ars_eval_mobibench_trace,
     ars_eval_trace_stats,
-    # Table builders over the guests' snapshots (no model replay)
+    # Table builders over the guests' snapshots and kept model replays
     concurrent_appenders_tables,
     autoage_tables,
     filldelete_tables,
@@ -43,6 +42,8 @@ localrules:
     dispersed_tables,
     scan_tables,
     ars_table,
+    ars_eval_table,
+    ext4tune_tables,
     user_latency_table,
     treat_prealloc_table,
     treat_e4defrag_table,

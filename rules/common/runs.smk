@@ -14,6 +14,34 @@ def phase_summary(w, run, phase, variant=""):
     return results(f"{run}/model/{phase}/ftl{PHASE_REPLAY}{variant}.json").format(**w)
 
 
+# Every traced phase of a whole run, each at the queue depth its reports give (the
+# ftl_replay_run jobs): where the reports of each experiment's runs are and which phase
+# each names (mobifrag.model.run_phases), by the folder that holds the runs.
+RUN_MODELS = "model/phases.json"
+RUN_PHASE_DEPTHS = {
+    "ars/eval/fragbench": "--fio '{report}'",
+    "ars/eval/sqlite": "--replay 'sqlite-{report}'",
+    "ars/eval/apps": "--replay '{report}'",
+    "ext4tune/runs": "--fio '{report}-{job}'",
+}
+
+
+def run_phase_depths(w):
+    """ftl_replay_run's options for one run: how its reports name its phases."""
+    folder = str(Path(w.experiment).parent)
+    if folder not in RUN_PHASE_DEPTHS:
+        raise WorkflowError(
+            f"{w.experiment}: no phase models for runs under {folder}"
+            f" (known: {', '.join(RUN_PHASE_DEPTHS)})"
+        )
+    return RUN_PHASE_DEPTHS[folder]
+
+
+def run_models(w, runs):
+    """The kept phase models of runs given by their folder below the platform's runs."""
+    return [results(f"{run}/{RUN_MODELS}").format(**w) for run in runs]
+
+
 # --- concurrent_appenders -----------------------------------------------------------
 def appender_runs(wildcards):
     """Label → run directory of every (file system, writers, repetition) run of TMC
@@ -273,14 +301,22 @@ def fragbench_args():
     return start, block["min_kib"] * 1024
 
 
-def ars_eval_runs(w):
-    """Run label → job folder of every scheme for the jobs a table reads."""
-    run = on_platform(ARS_EVAL, w)
+def ars_eval_run_folders(w):
+    """Run label → job folder (below the platform's runs) of every scheme for the jobs a
+    table reads."""
     jobs = ARS_EVAL_JOBS[w.kind]
     return {
-        f"scheme={s}" + (f",job={job}" if len(jobs) > 1 else ""): f"{run}/{job}/{s}"
+        f"scheme={s}"
+        + (f",job={job}" if len(jobs) > 1 else ""): f"{ARS_EVAL}/{job}/{s}"
         for job in jobs
         for s in config["ars"]["schemes"]
+    }
+
+
+def ars_eval_runs(w):
+    """Run label → job folder of every scheme for the jobs a table reads."""
+    return {
+        label: on_platform(run, w) for label, run in ars_eval_run_folders(w).items()
     }
 
 

@@ -177,19 +177,20 @@ use rule guest_job as ars_eval_apps with:
         ),
 
 
-# The tables of speed (throughput, sqlite, apps, create) replay each measured phase's
-# block trace through ftl-sim on the device profile: their modeled columns are the
-# judged ones, the emulator's wall time (wall_*) a secondary series. The layout and
-# counter tables depend on neither.
+# The tables of speed (throughput, sqlite, apps, create) read each run's phase models
+# (ftl_replay_run: every measured phase's block trace replayed through ftl-sim on the
+# device profile): their modeled columns are the judged ones, the emulator's wall time
+# (wall_*) a secondary series. The layout and counter tables read no model.
 ARS_EVAL_MODELED = ("throughput", "sqlite", "apps", "create")
-ars_eval_model = lambda w, path: [path] if w.kind in ARS_EVAL_MODELED else []
+ars_eval_model = lambda w, runs: (
+    run_models(w, runs) if w.kind in ARS_EVAL_MODELED else []
+)
 
 
 rule ars_eval_table:
     input:
         runs=lambda w: ars_eval_runs(w).values(),
-        profile=lambda w: ars_eval_model(w, f"devices/{w.device}.yaml"),
-        sim=lambda w: ars_eval_model(w, FTL_SIM),
+        models=lambda w: ars_eval_model(w, ars_eval_run_folders(w).values()),
     output:
         results(f"{ARS_EVAL}/{{kind}}.csv"),
     log:
@@ -202,11 +203,7 @@ rule ars_eval_table:
         python=PYTHON,
         runs=lambda w: run_labels(ars_eval_runs(w)),
         bounds=" ".join(str(k) for k in config["ars_eval"]["free_space_kib"]),
-        model=lambda w, input: (
-            f"--device {input.profile} --ftl-sim {input.sim}"
-            if w.kind in ARS_EVAL_MODELED
-            else ""
-        ),
+        models=lambda w, input: " ".join(f"--model {index}" for index in input.models),
     shell:
         "{params.python} -m mobifrag.tables.ars_eval {wildcards.kind} {params.runs}"
-        " --bounds-kib {params.bounds} {params.model} --out {output} 2> {log}"
+        " --bounds-kib {params.bounds} {params.models} --out {output} 2> {log}"

@@ -23,8 +23,11 @@ ext4tune_mkfs = lambda w: shlex.quote(
         EXT4TUNE["configurations"][w.config]["mkfs"],
     )
 )
+ext4tune_run_folders = {
+    name: f"ext4tune/runs/{name}" for name in EXT4TUNE["configurations"]
+}
 ext4tune_runs = lambda w: {
-    name: on_platform(f"ext4tune/runs/{name}", w) for name in EXT4TUNE["configurations"]
+    name: on_platform(run, w) for name, run in ext4tune_run_folders.items()
 }
 
 # Checked now, so a disk that cannot hold the block groups stops the run before any work.
@@ -90,13 +93,13 @@ use rule guest_job as ext4tune_bench with:
         ),
 
 
-# Every benchmark run's block trace is replayed through ftl-sim on the device profile:
-# the modeled columns of bench.csv are the judged ones, wall time the secondary series.
+# The tables read every benchmark run's phase models (ftl_replay_run: its block traces
+# replayed through ftl-sim on the device profile): the modeled columns of bench.csv are
+# the judged ones, wall time the secondary series.
 rule ext4tune_tables:
     input:
         runs=lambda w: ext4tune_runs(w).values(),
-        profile="devices/{device}.yaml",
-        sim=FTL_SIM,
+        models=lambda w: run_models(w, ext4tune_run_folders.values()),
     output:
         bench=results("ext4tune/bench.csv"),
         configs=results("ext4tune/configs.csv"),
@@ -107,7 +110,7 @@ rule ext4tune_tables:
     params:
         python=PYTHON,
         runs=lambda w: " ".join(f"--run {k} {v}" for k, v in ext4tune_runs(w).items()),
+        models=lambda w, input: " ".join(f"--model {index}" for index in input.models),
     shell:
         "{params.python} -m mobifrag.tables.ext4tune {params.runs}"
-        " --device {input.profile} --ftl-sim {input.sim}"
-        " --table {output.bench} --configs {output.configs} 2> {log}"
+        " {params.models} --table {output.bench} --configs {output.configs} 2> {log}"

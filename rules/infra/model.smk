@@ -11,6 +11,7 @@
 #   ftl-remap{variant}.json replay of trace + remap.csv
 #   ftl{variant}.dop.csv    per-file DoP / DoF_P after the replay (+ .dop.json summary)
 #   model/{phase}/ftl{variant}.json  replay of one job phase's trace, blktrace/{phase}/
+#   model/phases.json       every phase of the run, each at its threads' queue depth
 # {variant} is empty or a list of "_token"s: cache<N>k (map cache of N KiB),
 # tpage | entry (cache mode), fill<P> (P % of the space written sequentially
 # first), aged<P> (then P % of the logical pages overwritten at random, so GC
@@ -95,6 +96,31 @@ rule ftl_replay_phase:
     shell:
         "{input.sim} replay --device {input.profile} --format blktrace {params.extra}"
         " -o {output} {input.run}/blktrace/{wildcards.phase} 2> {log}"
+
+
+# Runs whose phases replay at the queue depth of the threads that issued them, which
+# only the run's own reports tell (mobifrag.model.run_phases; RUN_PHASE_DEPTHS).
+rule ftl_replay_run:
+    input:
+        run=lambda w: on_platform("{experiment}", w),
+        profile="devices/{device}.yaml",
+        sim=FTL_SIM,
+    output:
+        results(f"{{experiment}}/{RUN_MODELS}"),
+    log:
+        results("logs/{experiment}/model/phases.log"),
+    benchmark:
+        results("benchmarks/ftl_replay_run-{experiment}.tsv")
+    wildcard_constraints:
+        experiment="(" + "|".join(map(re.escape, RUN_PHASE_DEPTHS)) + ")/[a-z0-9-]+",
+    group:
+        "model"
+    params:
+        python=PYTHON,
+        depths=run_phase_depths,
+    shell:
+        "{params.python} -m mobifrag.model.run_phases {input.run} --device {input.profile}"
+        " --ftl-sim {input.sim} {params.depths} -o {output} 2> {log}"
 
 
 rule ftl_replay:
