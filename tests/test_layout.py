@@ -63,3 +63,26 @@ def test_the_layout_check_sees_a_backward_import(tmp_path):
     module.write_text("from mobifrag.report.claims import load_claims\n")
     ((found, _),) = imports(module)
     assert STAGES.index(stage_of(found)) > STAGES.index("workloads")
+
+
+# What starts ftl-sim (mobifrag.model.ftl); only the model stage may call it: every
+# simulation is a rule whose kept JSON the tables read.
+SIMULATOR_CALLS = ("summary", "replay", "replay_phase")
+
+
+def test_no_table_or_report_runs_the_simulator():
+    calls = []
+    for p in modules():
+        stage = stage_of("mobifrag." + ".".join(p.relative_to(PACKAGE).parts))
+        if stage not in ("tables", "report"):
+            continue
+        tree = ast.parse(p.read_text())
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Attribute)
+                and node.attr in SIMULATOR_CALLS
+                and isinstance(node.value, ast.Name)
+                and node.value.id == "ftl"
+            ):
+                calls.append(f"{p.relative_to(REPO)}:{node.lineno} ftl.{node.attr}")
+    assert not calls
