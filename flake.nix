@@ -173,6 +173,10 @@
         sqlite
         mine.postmark
         mine.filebench
+        # filebench's build from its pinned source on the Debian path (model/filebench)
+        autoconf
+        automake
+        libtool
         # ftl-sim
         cargo
         rustc

@@ -2,28 +2,33 @@
 # Ext4 tuning for Android (seed 004, §4.1–4.3): one configuration of mkfs and mount
 # options. A fresh ext4 with MKFS_OPTIONS is mounted with MOUNT_OPTIONS, aged by the
 # create/delete trace (256 KB files to half full), then every benchmark runs after the
-# page cache is dropped: fio standing in for IOzone (benchmarks/fio/iozone.fio) and for
-# FFSB (benchmarks/fio/ffsb.fio), Debian's postmark, and filebench where installed.
-# Writes mkfs.txt (dumpe2fs -h), mount.txt, aging.json, df.txt, fio/iozone.json,
-# fio/ffsb.json, postmark.cfg, postmark.txt, postmark-wall-ns.txt, filebench.txt or
-# filebench/absent.txt, and async-commit-probe.txt when the options ask for
-# journal_async_commit. Every measured run is traced: blktrace/iozone-<section>/ and
-# blktrace/ffsb-<section>/ for each fio section, blktrace/postmark/, blktrace/filebench/.
+# page cache is dropped: fio standing in for IOzone (benchmarks/fio/iozone.fio), Debian's
+# postmark, and FFSB's four tests in filebench (benchmarks/filebench/ffsb-<mix>.f, run
+# by FILEBENCH: the binary the workflow built from filebench's pinned source, rule
+# filebench_build). Writes mkfs.txt (dumpe2fs -h), mount.txt, aging.json, df.txt,
+# fio/iozone.json, postmark.cfg, postmark.txt, postmark-wall-ns.txt, filebench/<mix>.f
+# (the workload as run) and filebench/<mix>.txt (filebench's output, its summary), and
+# async-commit-probe.txt when the options ask for journal_async_commit. Every measured
+# run is traced: blktrace/iozone-<section>/ for each fio section, blktrace/postmark/,
+# blktrace/filebench-<mix>/ for each filebench mix.
 #
 #   ext4tune-bench.sh "MKFS_OPTIONS" "MOUNT_OPTIONS" TRACE SEED IOZONE_MIB \
-#       FFSB_THREADS FFSB_LARGE_MIB FFSB_SMALL_FILES POSTMARK_FILES POSTMARK_TRANSACTIONS
+#       FFSB_THREADS FFSB_LARGE_MIB FFSB_SMALL_FILES POSTMARK_FILES POSTMARK_TRANSACTIONS \
+#       FILEBENCH
 set -eu
 . "$MOBIFRAG_ROOT/jobs/lib.sh"
-[ $# -eq 10 ] || die "usage: ext4tune-bench.sh MKFS_OPTIONS MOUNT_OPTIONS TRACE SEED" \
-  "IOZONE_MIB FFSB_THREADS FFSB_LARGE_MIB FFSB_SMALL_FILES POSTMARK_FILES POSTMARK_TRANSACTIONS"
+[ $# -eq 11 ] || die "usage: ext4tune-bench.sh MKFS_OPTIONS MOUNT_OPTIONS TRACE SEED" \
+  "IOZONE_MIB FFSB_THREADS FFSB_LARGE_MIB FFSB_SMALL_FILES POSTMARK_FILES" \
+  "POSTMARK_TRANSACTIONS FILEBENCH"
 mkfs_options=$1 mount_options=$2 trace=$3 seed=$4
 iozone_mib=$5 ffsb_threads=$6 ffsb_large_mib=$7 ffsb_small_files=$8
-postmark_files=$9 postmark_transactions=${10}
+postmark_files=$9 postmark_transactions=${10} filebench=${11}
 mnt=$TMPDIR/fs
 benchmarks=$MOBIFRAG_ROOT/benchmarks
 [ -f "$trace" ] || die "no trace $trace"
 command -v fio > /dev/null || die "fio is not installed"
 command -v postmark > /dev/null || die "postmark is not installed (apt-get install postmark)"
+[ -x "$filebench" ] || die "no filebench at $filebench (rule filebench_build builds it)"
 
 # phase NAME: when each phase starts, in milliseconds since the job did (job.log).
 job_start=$(date +%s%N)
@@ -31,7 +36,7 @@ phase() {
   echo "phase $1 at $(( ($(date +%s%N) - job_start) / 1000000 )) ms"
   [ "$1" = 'done' ] || progress_step "$1"
 }
-progress_plan 6
+progress_plan 8
 
 drop_caches() {
   sync
@@ -128,23 +133,43 @@ CFG
   trace_stop postmark
 }
 
-run_filebench() {
-  if ! command -v filebench > /dev/null; then
-    mkdir -p filebench
-    echo "filebench skipped: not installed in this system (Debian has no filebench" \
-      "package; the Nix shell provides it). fio stands in for IOzone and FFSB." \
-      > filebench/absent.txt
-    return 0
-  fi
-  mkdir -p "$mnt/filebench"
-  sed -e "s|@DIR@|$mnt/filebench|" -e "s|@FILES@|$((ffsb_threads * ffsb_small_files))|" \
-    -e "s|@THREADS@|$ffsb_threads|" -e "s|@SECONDS@|10|" \
-    "$benchmarks/filebench/ffsb-small-read.f" > filebench.f
+# FFSB's four tests in filebench, each a traced phase of its own (blktrace/filebench-<mix>/)
+# after the page cache is dropped: the writes first, then the reads of the files they
+# wrote. The workload files' placeholders take the config's FFSB values; the workload as
+# run is kept beside filebench's output. filebench maps its shared memory from a file in
+# /tmp, which the guest's root (the host's, read-only) lacks: in the study's guest a
+# tmpfs of the guest's own is mounted there when /tmp is not writable. Its workers are forked and exec'd at the
+# same addresses as the master, so address-space randomisation is off for it (setarch
+# -R, as filebench itself asks). A mix that outlives its bound is a failure.
+FILEBENCH_MIXES="large-write large-read small-write small-read"
+FILEBENCH_TIMEOUT=3600
+run_filebench_mix() {
+  mix=$1
+  sed -e "s|@DIR@|$mnt/filebench|" -e "s|@THREADS@|$ffsb_threads|g" \
+    -e "s|@LARGE@|${ffsb_large_mib}m|g" -e "s|@FILES@|$ffsb_small_files|g" \
+    -e "s|@ENTRIES@|$((ffsb_threads * ffsb_small_files))|g" \
+    -e "s|@TIMEOUT@|$FILEBENCH_TIMEOUT|g" \
+    "$benchmarks/filebench/ffsb-$mix.f" > "filebench/$mix.f"
+  ! grep -q '@[A-Z]*@' "filebench/$mix.f" || die "filebench/$mix.f: a placeholder is left"
   drop_caches
-  trace_start filebench
-  filebench -f filebench.f > filebench.txt 2>&1 || die "filebench failed"
-  sync
-  trace_stop filebench
+  trace_start "filebench-$mix"
+  timeout $((FILEBENCH_TIMEOUT + 60)) setarch "$(uname -m)" -R "$filebench" -f "filebench/$mix.f" \
+    > "filebench/$mix.txt" 2>&1 || die "filebench $mix failed: $(tail -n 3 "filebench/$mix.txt")"
+  grep -q 'IO Summary:' "filebench/$mix.txt" || die "filebench $mix: no IO Summary"
+  sync  # what the mix left in the page cache reaches the device inside its phase
+  trace_stop "filebench-$mix"
+}
+
+run_filebench() {
+  if [ ! -w /tmp ]; then
+    in_study_guest || die "filebench needs a writable /tmp for its shared memory"
+    mount -t tmpfs -o size=256m filebench-shm /tmp || die "cannot mount a tmpfs on /tmp"
+  fi
+  mkdir -p "$mnt/filebench" filebench
+  for mix in $FILEBENCH_MIXES; do
+    phase "filebench-$mix"
+    run_filebench_mix "$mix"
+  done
 }
 
 phase mkfs
@@ -160,15 +185,11 @@ phase aging
 sync
 df -k "$mnt" > df.txt
 
-export DROP_CACHES_SCRIPT="$TMPDIR/drop-caches.sh" BENCH_DIR="$mnt/bench" IOZONE_SIZE="${iozone_mib}m" FFSB_THREADS="$ffsb_threads"
-export FFSB_LARGE_SIZE="${ffsb_large_mib}m" FFSB_SMALL_FILES="$ffsb_small_files"
+export DROP_CACHES_SCRIPT="$TMPDIR/drop-caches.sh" BENCH_DIR="$mnt/bench" IOZONE_SIZE="${iozone_mib}m"
 phase iozone
 run_fio "$benchmarks/fio/iozone.fio"
-phase ffsb
-run_fio "$benchmarks/fio/ffsb.fio"
 phase postmark
 run_postmark
-phase filebench
 run_filebench
 umount "$mnt"
 phase 'done'

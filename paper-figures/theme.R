@@ -198,7 +198,8 @@ ars_model_names <- function(model) {
 }
 
 # Ext4 tuning (seed 004): the benchmark workloads of bench.csv in the paper's order, with
-# the tool that ran each (fio stands in for IOzone and FFSB).
+# the tool that ran each (fio stands in for IOzone; filebench runs FFSB's workloads).
+ext4tune_tools <- c(IOzone = "\n(fio)", FFSB = "\n(filebench)", Postmark = "")
 ext4tune_workloads <- c(
   "IOzone seq-write", "IOzone seq-read", "IOzone rand-write", "IOzone rand-read",
   "FFSB large-write", "FFSB large-read", "FFSB small-write", "FFSB small-read",
@@ -214,7 +215,7 @@ ext4tune_normalized <- function(bench, configs, baseline) {
   rows$normalized <- rows$mib_s / base$mib_s[match(rows$key, base$key)]
   labels <- paste0(
     sub(" ", "\n", ext4tune_workloads),
-    ifelse(grepl("^Postmark", ext4tune_workloads), "", "\n(fio)")
+    ext4tune_tools[sub(" .*", "", ext4tune_workloads)]
   )
   rows$workload_label <- factor(labels[match(rows$key, ext4tune_workloads)], levels = labels)
   rows$configuration <- factor(unname(configs[rows$config]), levels = unname(configs))
@@ -248,7 +249,7 @@ plot_ext4tune <- function(rows, baseline_label) {
     scale_fill_manual(values = palette_for(nlevels(rows$configuration))) +
     labs(
       x = NULL, y = sprintf("throughput / %s", baseline_label), fill = NULL,
-      caption = "IOzone and FFSB workloads run by fio (stand-in); Postmark by postmark"
+      caption = "IOzone run by fio (stand-in), FFSB by filebench, Postmark by postmark"
     ) +
     theme_mobifrag()
 }

@@ -1,4 +1,5 @@
-"""Ext4 tuning tables (seed 004): fio and postmark outputs of a run and the block trace of
+"""Ext4 tuning tables (seed 004): fio, filebench and postmark outputs of a run (filebench's
+summary and workload parsed, with errors naming file and line) and the block trace of
 each benchmark run (blktrace's binary format, replayed through the real ftl-sim on the
 eMMC profile by mobifrag.model.run_phases, as rule ftl_replay_run does) → modeled and
 wall MiB/s rows, normalized to the default configuration; configuration facts; mkfs
@@ -13,8 +14,11 @@ from test_ftl_closed_loop import DEVICE, FTL_SIM, write_blktrace
 from mobifrag.model import run_phases
 from mobifrag.model.run_phases import RunModels
 from mobifrag.tables.ext4tune import (
+    FILEBENCH_MIXES,
     FIO_BENCHMARKS,
     TuningTableError,
+    filebench_summary,
+    filebench_workload,
     main,
     normalize,
     postmark_bytes,
@@ -51,6 +55,69 @@ def fio_report(path, sections, io_bytes=MIB):
     path.write_text("drop-before-x : Saving output of prerun\n" + json.dumps({"jobs": jobs}))
 
 
+# filebench's output as its summary prints it: flowop → (ops, ms/op)
+FILEBENCH_TEXT = """Filebench Version 1.5-alpha3
+0.000: Allocated 177MB of shared memory
+0.010: {fileset} populated: {files} files, avg. dir. width = {files}, 0 leafdirs
+1.030: Running...
+4.040: Run took 3 seconds...
+4.040: Per-Operation Breakdown
+{breakdown}
+4.040: IO Summary:    32 ops 10.621 ops/s 0/3 rd/wr   2.7mb/s 1.102ms/op
+4.040: Shutting down processes
+"""
+FILEBENCH_WORKLOAD = """# a workload as the job ran it
+set mode quit alldone
+define fileset name={fileset},path=/run/fs/fb,size={size},entries={files},prealloc=0
+define process name=ffsb,instances=1
+{{
+  thread name=starter,memsize=4k,instances=1
+  {{
+    flowop delay name=settle1,value=1
+  }}
+  thread name={role},memsize=64k,instances={threads}
+  {{
+    flowop semblock name=gate1,value=1,highwater={files}
+  }}
+}}
+run 3600
+"""
+
+
+def filebench_breakdown(op, files, ms=(2.0, 0.5, 0.25)):
+    """The Per-Operation Breakdown of one mix: `files` whole-file `op`s taking ms[0] each,
+    the open/create and close taking ms[1], a fsync after each write ms[2]; the start
+    gate's wait and the starter's second are not working time."""
+    first = "create1" if op == "write" else "open1"
+    lines = [("done1", files, 0.0), ("close1", files, ms[1])]
+    if op == "write":
+        lines.append(("fsync1", files, ms[2]))
+    lines += [(f"{op}1", files, ms[0]), (first, files, ms[1]), ("gate1", files, 125.0)]
+    lines += [("started1", 1, 0.0), ("open-gate1", 1, 0.3), ("settle1", 1, 1000.1)]
+    return "\n".join(
+        f"{name:<20} {ops}ops {ops / 3:8.0f}ops/s   0.0mb/s {ms_op:8.3f}ms/op [0.000ms - 1.000ms]"
+        for name, ops, ms_op in lines
+    )
+
+
+def write_filebench(run, mix, threads=2, files=4, size="256k", **breakdown):
+    """A mix's filebench/<mix>.f (as run) and filebench/<mix>.txt (its output)."""
+    op = "write" if mix.endswith("write") else "read"
+    folder = run / "filebench"
+    folder.mkdir(parents=True, exist_ok=True)
+    fileset = "ffsblarge" if mix.startswith("large") else "ffsbsmall"
+    role = "writer" if op == "write" else "reader"
+    (folder / f"{mix}.f").write_text(
+        FILEBENCH_WORKLOAD.format(
+            fileset=fileset, size=size, files=files, role=role, threads=threads
+        )
+    )
+    text = FILEBENCH_TEXT.format(
+        fileset=fileset, files=files, breakdown=filebench_breakdown(op, files, **breakdown)
+    )
+    (folder / f"{mix}.txt").write_text(text)
+
+
 def run_trace(op, pieces, metadata=0, flushes=0):
     """A benchmark run's block requests: its 1 MiB per thread in `pieces` requests (two
     threads' worth), plus `metadata` 4 KiB writes and `flushes` flushes."""
@@ -68,19 +135,20 @@ def make_run(
     4 KiB writes (what a configuration's metadata traffic adds on the device)."""
     run = root
     (run / "fio").mkdir(parents=True)
-    for stem, sections in (
-        ("iozone", ("seq-write", "seq-read", "rand-write", "rand-read")),
-        ("ffsb", ("large-write", "large-read", "small-write", "small-read")),
-    ):
-        rates = [10 * scale] if stem == "iozone" else [2 * scale, 4 * scale]
-        fio_report(
-            run / "fio" / f"{stem}.json",
-            {s: ("write" if s.endswith("write") else "read", rates) for s in sections},
-        )
-        for section in sections:
-            op = "write" if section.endswith("write") else "read"
-            requests = run_trace(op, 64, metadata, flushes=2)
-            write_blktrace(run / "blktrace" / f"{stem}-{section}", requests)
+    sections = FIO_BENCHMARKS["iozone"][1]
+    fio_report(
+        run / "fio" / "iozone.json",
+        {s: ("write" if s.endswith("write") else "read", [10 * scale]) for s in sections},
+    )
+    for section in sections:
+        op = "write" if section.endswith("write") else "read"
+        write_blktrace(run / "blktrace" / f"iozone-{section}", run_trace(op, 64, metadata, 2))
+    # FFSB in filebench: two threads, four 256 KiB files (1 MiB), its working time
+    # shrinking with `scale`
+    for mix in FILEBENCH_MIXES:
+        op = "write" if mix.endswith("write") else "read"
+        write_filebench(run, mix, ms=(2.0 / scale, 0.5 / scale, 0.25 / scale))
+        write_blktrace(run / "blktrace" / f"filebench-{mix}", run_trace(op, 64, metadata, 2))
     postmark = run_trace("write", 32, metadata, flushes=4) + [(3 * 10**6, "R", 1 << 22, 64)]
     write_blktrace(run / "blktrace" / "postmark", postmark)
     (run / "postmark.txt").write_text(POSTMARK.format(read=read, written=written))
@@ -93,11 +161,17 @@ def make_run(
     return run
 
 
-def index(run, pattern="{report}-{job}"):
-    """A run's phases replayed as rule ftl_replay_run does (RUN_PHASE_DEPTHS)."""
+def index(run, pattern="{report}-{job}", filebench_threads=2):
+    """A run's phases replayed as rule ftl_replay_run does (RUN_PHASE_DEPTHS: fio's by
+    its reports, filebench's at the config's thread count)."""
     out = run / "model" / "phases.json"
     sim = ["--device", str(DEVICE), "--ftl-sim", str(FTL_SIM)]
-    assert run_phases.main([str(run), *sim, "--fio", pattern, "-o", str(out)]) == 0
+    depths = []
+    if filebench_threads:
+        for mix in FILEBENCH_MIXES:
+            depths += ["--depth", f"filebench-{mix}", str(filebench_threads)]
+    argv = [str(run), *sim, "--fio", pattern, *depths, "-o", str(out)]
+    assert run_phases.main(argv) == 0
     return out
 
 
@@ -110,13 +184,23 @@ def rows_by(rows, config):
     return {(r["benchmark"], r["workload"]): r for r in rows if r["config"] == config}
 
 
+# one mix's work: 4 files of 256 KiB by 2 threads; working time per file: the whole-file
+# operation 2 ms, open or create 0.5 ms, close 0.5 ms, a write's fsync 0.25 ms
+FILEBENCH_BYTES = 4 * 256 * 1024
+WRITE_BUSY_S, READ_BUSY_S = 4 * (2 + 0.5 + 0.5 + 0.25) / 1000, 4 * (2 + 0.5 + 0.5) / 1000
+
+
 @needs_ftl_sim
 def test_fio_rates_are_per_thread_means_and_postmark_is_bytes_over_wall(tmp_path):
     rows = rows_by(run_rows("default", *modeled(make_run(tmp_path / "d", wall=2e9))), "default")
     assert rows["IOzone", "seq-write"]["wall_mib_s"] == pytest.approx(10)
     assert rows["IOzone", "rand-read"]["op"] == "read"
-    assert rows["FFSB", "small-write"]["wall_mib_s"] == pytest.approx(3)  # mean of 2 and 4
-    assert rows["FFSB", "large-read"]["tool"] == "fio"
+    # filebench: its bytes per thread over each thread's share of the working time
+    small_write = rows["FFSB", "small-write"]
+    assert small_write["wall_mib_s"] == pytest.approx(FILEBENCH_BYTES / MIB / WRITE_BUSY_S)
+    assert rows["FFSB", "large-read"]["wall_mib_s"] == pytest.approx(1 / READ_BUSY_S)
+    assert rows["FFSB", "large-read"]["tool"] == "filebench"
+    assert {r["op"] for k, r in rows.items() if k[0] == "FFSB" and "read" in k[1]} == {"read"}
     assert rows["Postmark", "read"]["wall_mib_s"] == pytest.approx(1.0)  # 2 MiB in 2 s
     assert rows["Postmark", "write"]["wall_mib_s"] == pytest.approx(0.25)
     assert rows["Postmark", "write"]["tool"] == "postmark"
@@ -128,14 +212,14 @@ def test_modeled_rates_are_benchmark_bytes_per_thread_over_modeled_time(tmp_path
     rows = rows_by(run_rows("default", *modeled(make_run(tmp_path / "d"))), "default")
     iozone, ffsb = rows["IOzone", "seq-write"], rows["FFSB", "large-write"]
     assert (iozone["threads"], ffsb["threads"]) == (1, 2)
-    assert iozone["workload_bytes"] == str(MIB) and ffsb["workload_bytes"] == str(2 * MIB)
+    assert iozone["workload_bytes"] == str(MIB) and ffsb["workload_bytes"] == str(MIB)
     assert iozone["requests"] == "64" and iozone["flushes"] == "2"
     assert iozone["write_bytes"] == str(2 * MIB) and iozone["read_bytes"] == "0"
     seconds = float(iozone["modeled_ms"]) / 1000
     assert iozone["modeled_mib_s"] == pytest.approx(1 / seconds, rel=1e-5)
     assert iozone["trace_mib_s"] == pytest.approx(2 / seconds, rel=1e-5)
-    # FFSB's threads ran side by side: per thread, each moved 1 MiB in the modeled time
-    assert ffsb["modeled_mib_s"] == pytest.approx(1 / (float(ffsb["modeled_ms"]) / 1000))
+    # FFSB's threads ran side by side: per thread, each moved 0.5 MiB in the modeled time
+    assert ffsb["modeled_mib_s"] == pytest.approx(0.5 / (float(ffsb["modeled_ms"]) / 1000))
     # Postmark: its own bytes read and written, over one run's modeled time
     read, write = rows["Postmark", "read"], rows["Postmark", "write"]
     assert read["modeled_ms"] == write["modeled_ms"] and read["requests"] == "33"
@@ -158,6 +242,7 @@ def test_normalized_to_the_default_configuration(tmp_path):
     assert {r["wall_normalized"] for r in default.values()} == {1.0}
     assert {r["modeled_normalized"] for r in default.values()} == {1.0}
     assert tuned["IOzone", "seq-read"]["wall_normalized"] == pytest.approx(1.25)
+    assert tuned["FFSB", "small-read"]["wall_normalized"] == pytest.approx(1.25)
     assert tuned["Postmark", "read"]["wall_normalized"] == pytest.approx(1.25)
     # on the device model the tuned runs lack the default's 64 metadata writes: faster
     for key, row in tuned.items():
@@ -175,39 +260,53 @@ def test_no_default_run_is_an_error_naming_it(tmp_path):
 @needs_ftl_sim
 def test_missing_fio_report_is_named(tmp_path):
     run = make_run(tmp_path / "d")
-    (run / "fio" / "ffsb.json").unlink()
-    with pytest.raises(TuningTableError, match="ffsb.json: no fio report"):
+    (run / "fio" / "iozone.json").unlink()
+    with pytest.raises(TuningTableError, match="iozone.json: no fio report"):
         run_rows("default", *modeled(run))
 
 
 @needs_ftl_sim
 def test_missing_section_is_named(tmp_path):
     run = make_run(tmp_path / "d")
-    fio_report(run / "fio" / "ffsb.json", {"large-write": ("write", [1])})
-    with pytest.raises(TuningTableError, match="ffsb.json: no job large-read"):
+    fio_report(run / "fio" / "iozone.json", {"seq-write": ("write", [1])})
+    with pytest.raises(TuningTableError, match="iozone.json: no job seq-read"):
         run_rows("default", *modeled(run))
 
 
 @needs_ftl_sim
 def test_missing_trace_of_a_run_is_named(tmp_path):
     run = make_run(tmp_path / "d")
-    for path in (run / "blktrace" / "ffsb-small-read").iterdir():
+    for path in (run / "blktrace" / "filebench-small-read").iterdir():
         path.unlink()
-    (run / "blktrace" / "ffsb-small-read").rmdir()
-    with pytest.raises(TuningTableError, match="no phase ffsb-small-read"):
+    (run / "blktrace" / "filebench-small-read").rmdir()
+    with pytest.raises(TuningTableError, match="no phase filebench-small-read"):
         run_rows("default", *modeled(run))
-    write_blktrace(run / "blktrace" / "ffsb-small-read", [])
-    with pytest.raises(TuningTableError, match="ffsb-small-read has no block requests"):
+    write_blktrace(run / "blktrace" / "filebench-small-read", [])
+    with pytest.raises(TuningTableError, match="filebench-small-read has no block requests"):
         run_rows("default", *modeled(run))
 
 
 @needs_ftl_sim
 def test_a_phase_modeled_at_another_depth_than_its_threads_is_refused(tmp_path):
     run = make_run(tmp_path / "d")
-    # phases named by report alone: the phase of a two-thread FFSB section is unnamed, so
-    # modeled on one thread
+    # phases named by report alone: every fio section is unnamed, so modeled on one
+    # thread; IOzone ran one, so that passes
+    fio_report(
+        run / "fio" / "iozone.json",
+        {s: ("write" if "write" in s else "read", [5, 5]) for s in FIO_BENCHMARKS["iozone"][1]},
+    )
     models = RunModels([index(run, pattern="{report}")])
-    match = "ffsb.json: job large-write: 2 threads, modeled at queue depth 1"
+    match = "iozone.json: job seq-write: 2 threads, modeled at queue depth 1"
+    with pytest.raises(TuningTableError, match=match):
+        run_rows("default", run, models)
+
+
+@needs_ftl_sim
+def test_a_filebench_mix_modeled_without_its_thread_count_is_refused(tmp_path):
+    run = make_run(tmp_path / "d")
+    # no --depth for the filebench phases: each modeled on one thread, its workload ran two
+    models = RunModels([index(run, filebench_threads=0)])
+    match = "large-write.f: 2 threads, modeled at queue depth 1"
     with pytest.raises(TuningTableError, match=match):
         run_rows("default", run, models)
 
@@ -240,6 +339,7 @@ def test_cli_writes_both_tables(tmp_path):
     assert main([*argv, "--table", str(bench), "--configs", str(configs)]) == 0
     rows = list(csv.DictReader(bench.open()))
     assert len(rows) == 20
+    assert {r["tool"] for r in rows if r["benchmark"] == "FFSB"} == {"filebench"}
     assert {r["wall_normalized"] for r in rows if r["config"] == "tuned"} == {"2"}
     # the same traces: the same modeled rates
     assert {r["modeled_normalized"] for r in rows if r["config"] == "tuned"} == {"1"}
@@ -259,6 +359,72 @@ def test_cli_without_default_fails_with_a_message(tmp_path, capsys):
     assert main([*argv, "--configs", str(tmp_path / "c.csv")]) == 1
     assert "no 'default' run" in capsys.readouterr().err
     assert not (tmp_path / "b.csv").exists()
+
+
+def test_filebench_summary_gives_each_flowops_count_and_latency(tmp_path):
+    write_filebench(tmp_path, "small-write", threads=8, files=64, size="40k")
+    flowops = filebench_summary(tmp_path / "filebench" / "small-write.txt")
+    assert flowops["write1"] == (64, 2.0) and flowops["fsync1"] == (64, 0.25)
+    assert flowops["settle1"] == (1, 1000.1)
+    workload = filebench_workload(tmp_path / "filebench" / "small-write.f")
+    assert workload == {"file_bytes": 40 * 1024, "files": 64, "threads": 8}
+
+
+@pytest.mark.parametrize(
+    ("size", "expected"), [("40k", 40960), ("25m", 25 * MIB), ("1g", 1024 * MIB), ("512", 512)]
+)
+def test_filebench_sizes_are_powers_of_1024(tmp_path, size, expected):
+    write_filebench(tmp_path, "large-read", size=size)
+    assert filebench_workload(tmp_path / "filebench" / "large-read.f")["file_bytes"] == expected
+
+
+@pytest.mark.parametrize(
+    ("replace", "match"),
+    [
+        # a run that filebench itself says failed: the line that says so
+        (("IO Summary:", "NO VALID RESULTS! Filebench run terminated prematurely\nIO Summary:"),
+         r"large-write.txt:16: filebench reports a failure: .*NO VALID RESULTS"),
+        # a breakdown line that is not a flowop's
+        (("open-gate1 ", "open-gate1 garbled"), r"large-write.txt:\d+: not a flowop line"),
+        # no breakdown (filebench killed before its summary)
+        (("4.040: Per-Operation Breakdown", "4.040: Shutting"),
+         "large-write.txt: no 'Per-Operation Breakdown' and 'IO Summary'"),
+    ],
+)  # fmt: skip
+def test_filebench_output_errors_name_the_file_and_line(tmp_path, replace, match):
+    write_filebench(tmp_path, "large-write")
+    report = tmp_path / "filebench" / "large-write.txt"
+    report.write_text(report.read_text().replace(*replace))
+    with pytest.raises(TuningTableError, match=match):
+        filebench_summary(report)
+
+
+@pytest.mark.parametrize(
+    ("replace", "match"),
+    [
+        (("size=256k", "size=lots"), r"large-read.f:3: cannot read size 'lots'"),
+        (("entries=4,", ""), r"large-read.f:3: cannot read 'entries'"),
+        (("thread name=reader", "thread name=other"), "large-read.f: no fileset .*threads"),
+    ],
+)
+def test_filebench_workload_errors_name_the_file_and_line(tmp_path, replace, match):
+    write_filebench(tmp_path, "large-read")
+    workload = tmp_path / "filebench" / "large-read.f"
+    workload.write_text(workload.read_text().replace(*replace))
+    with pytest.raises(TuningTableError, match=match):
+        filebench_workload(workload)
+
+
+@needs_ftl_sim
+def test_a_filebench_mix_that_missed_files_is_refused(tmp_path):
+    # filebench counted 3 whole-file reads of a fileset of 4 (e.g. its statistics were
+    # cleared after a thread had begun): the bytes would be wrong, so no row
+    run = make_run(tmp_path / "d")
+    report = run / "filebench" / "small-read.txt"
+    report.write_text(report.read_text().replace("read1                4ops", "read1   3ops"))
+    match = "small-read.txt: read1 counted 3 whole-file reads, the workload's fileset has 4"
+    with pytest.raises(TuningTableError, match=match):
+        run_rows("default", *modeled(run))
 
 
 @pytest.mark.parametrize(("disk_mib", "per_group"), [(128, 1024), (256, 2048), (4096, 32768)])

@@ -5,14 +5,17 @@ workload) of `jobs/ext4tune-bench.sh` runs, normalized to the `default` configur
         --model RESULTS/ext4tune/runs/default/model/phases.json ... \
         --table bench.csv --configs configs.csv
 
-`bench.csv`: each workload — fio standing in for IOzone and FFSB (a section of the job
-file; FFSB's rate is the mean over its threads: the paper's metric is data per second
-per thread), Postmark's reads and its writes (one run, two rows) — judged on the device
-model: the job traced every run (blktrace/<stem>-<section>/, blktrace/postmark/), and
-rule ftl_replay_run replayed its trace through ftl-sim on the device profile closed loop
-with one request in flight per thread (`--model`: each run's kept index). Columns: the
-run's threads (its queue depth), `workload_bytes` (what the benchmark moved in the row's
-direction: fio's bytes, or the bytes Postmark reports read or written), the trace's
+`bench.csv`: each workload — fio standing in for IOzone (a section of its job file),
+FFSB's four tests run by filebench (benchmarks/filebench/ffsb-<mix>.f; the rate is per
+thread: the paper's metric is data per second per thread), Postmark's reads and its
+writes (one run, two rows) — judged on the device model: the job traced every run
+(blktrace/iozone-<section>/, blktrace/filebench-<mix>/, blktrace/postmark/), and rule
+ftl_replay_run replayed its trace through ftl-sim on the device profile closed loop with
+one request in flight per thread (`--model`: each run's kept index). Columns: the run's
+threads (its queue depth), `workload_bytes` (what the benchmark moved in the row's
+direction: fio's bytes; filebench's count of whole-file reads or writes in its summary
+times the fileset's file size in the workload it ran; the bytes Postmark reports read or
+written), the trace's
 block requests, bytes read and written and flushes (where the paper's mechanisms show:
 fewer metadata writes, fewer barriers), `device_ms`, `modeled_ms` (device time + the
 profile's host overhead per request), `modeled_mib_s` = workload bytes / threads /
@@ -21,8 +24,10 @@ modeled time (what the device moved), and `modeled_normalized`, the modeled rate
 the default configuration's. Postmark's read and write rates share its one run's time,
 as Postmark's own report does, so their ratios to the default differ only where its
 bytes do (read_bytes and write_bytes tell them apart on the device). The emulator's wall
-time stays as a secondary series: `wall_mib_s` (fio's per-thread bandwidth; Postmark's
-bytes over its wall time, postmark then sync) and `wall_normalized`.
+time stays as a secondary series: `wall_mib_s` (fio's per-thread bandwidth; filebench's
+bytes over the time its threads spent in the file operations, from the latencies its
+summary reports; Postmark's bytes over its wall time, postmark then sync) and
+`wall_normalized`.
 
 `configs.csv`: what each run really had — inode size, flex group size, block groups
 (dumpe2fs), the mount options (/proc/mounts), the aged utilization (df), and what the
@@ -47,8 +52,18 @@ MIB = 1024 * 1024
 # and its measured sections (jobs of that name; drop-before-* jobs only clear caches).
 FIO_BENCHMARKS = {
     "iozone": ("IOzone", ("seq-write", "seq-read", "rand-write", "rand-read")),
-    "ffsb": ("FFSB", ("large-write", "large-read", "small-write", "small-read")),
 }
+# FFSB's tests as filebench workloads (benchmarks/filebench/ffsb-<mix>.f), in the order
+# the job runs them (each read reads the files the write before it wrote); the job keeps
+# each as run in filebench/<mix>.f and filebench's output in filebench/<mix>.txt, and
+# traces it as phase filebench-<mix>.
+FILEBENCH_MIXES = ("large-write", "large-read", "small-write", "small-read")
+# The workers' file operations (flowop names of the workloads): the whole-file read or
+# write that moves the data, and the time the threads spend working is theirs alone
+# (not the start gate's wait).
+FILEBENCH_DATA = {"write": "write1", "read": "read1"}
+FILEBENCH_FILE_OPS = ("create1", "open1", "write1", "read1", "fsync1", "close1")
+FILEBENCH_WORKERS = ("writer", "reader")
 COLUMNS = ("config", "benchmark", "tool", "workload", "op", "threads", "workload_bytes")
 COLUMNS += ("requests", "read_bytes", "write_bytes", "flushes", "device_ms", "modeled_ms")
 COLUMNS += ("modeled_mib_s", "trace_mib_s", "modeled_normalized")
@@ -61,6 +76,17 @@ POSTMARK_DATA = re.compile(
 )
 # postmark scales its byte counts by powers of 1024
 UNITS = {"bytes": 1, "kilobytes": 1024, "megabytes": MIB, "gigabytes": 1024 * MIB}
+# filebench's summary: one line per flowop of its Per-Operation Breakdown
+FILEBENCH_FLOWOP = re.compile(
+    r"^(?P<name>\S+)\s+(?P<ops>\d+)ops\s+[\d.]+ops/s\s+[\d.]+mb/s\s+(?P<ms>[\d.]+)ms/op\b"
+)
+FILEBENCH_FAILED = (
+    "NO VALID RESULTS", "Run stopped early", "Unexpected Process termination", " failed",
+    "syntax error", "Could not",
+)  # fmt: skip
+# filebench's sizes: a number with an optional k, m, g (powers of 1024)
+FILEBENCH_SIZE = re.compile(r"^(\d+)([kmg]?)$", re.IGNORECASE)
+FILEBENCH_UNITS = {"": 1, "k": 1024, "m": MIB, "g": 1024 * MIB}
 
 
 class TuningTableError(RuntimeError):
@@ -123,6 +149,114 @@ def fio_rows(run: Path, models: RunModels) -> list[dict]:
     return rows
 
 
+def filebench_summary(report: Path) -> dict[str, tuple[int, float]]:
+    """Flowop name → (operations, mean ms per operation) of filebench's Per-Operation
+    Breakdown; a report without a summary, or that says the run failed, is refused,
+    naming the file and line."""
+    try:
+        lines = report.read_text().splitlines()
+    except OSError as error:
+        raise TuningTableError(f"{report}: {error}") from None
+    flowops: dict[str, tuple[int, float]] = {}
+    in_breakdown = summary = False
+    for number, line in enumerate(lines, 1):
+        if any(word in line for word in FILEBENCH_FAILED):
+            raise TuningTableError(
+                f"{report}:{number}: filebench reports a failure: {line.strip()}"
+            )
+        if line.endswith("Per-Operation Breakdown"):
+            in_breakdown = True
+            continue
+        if "IO Summary:" in line:
+            summary = True
+            in_breakdown = False
+            continue
+        if in_breakdown:
+            match = FILEBENCH_FLOWOP.match(line)
+            if not match:
+                raise TuningTableError(
+                    f"{report}:{number}: not a flowop line of the breakdown: {line.strip()!r}"
+                )
+            flowops[match["name"]] = (int(match["ops"]), float(match["ms"]))
+    if not summary or not flowops:
+        raise TuningTableError(
+            f"{report}: no 'Per-Operation Breakdown' and 'IO Summary' (did filebench finish?)"
+        )
+    return flowops
+
+
+def filebench_size(text: str) -> int:
+    match = FILEBENCH_SIZE.match(text)
+    if not match:
+        raise ValueError(f"size {text!r}")
+    return int(match[1]) * FILEBENCH_UNITS[match[2].lower()]
+
+
+def filebench_workload(workload: Path) -> dict[str, int]:
+    """The fileset (file size, entries) and the worker threads of a workload as run."""
+    try:
+        lines = workload.read_text().splitlines()
+    except OSError as error:
+        raise TuningTableError(f"{workload}: {error}") from None
+    found: dict[str, int] = {}
+    for number, line in enumerate(lines, 1):
+        words = line.split(maxsplit=2)
+        if len(words) < 2 or words[0].startswith("#"):
+            continue
+        attrs = dict(a.split("=", 1) for a in words[-1].split(",") if "=" in a)
+        try:
+            if words[:2] == ["define", "fileset"]:
+                if "file_bytes" in found:
+                    raise ValueError("a second fileset")
+                found["file_bytes"] = filebench_size(attrs["size"])
+                found["files"] = int(attrs["entries"])
+            elif words[0] == "thread" and attrs.get("name") in FILEBENCH_WORKERS:
+                found["threads"] = int(attrs["instances"])
+        except (KeyError, ValueError) as error:
+            raise TuningTableError(
+                f"{workload}:{number}: cannot read {error}: {line.strip()}"
+            ) from None
+    missing = {"file_bytes", "files", "threads"} - set(found)
+    if missing:
+        raise TuningTableError(
+            f"{workload}: no fileset size and entries or worker thread instances"
+            f" ({', '.join(sorted(missing))})"
+        )
+    return found
+
+
+def filebench_rows(run: Path, models: RunModels) -> list[dict]:
+    rows = []
+    for mix in FILEBENCH_MIXES:
+        op = "write" if mix.endswith("write") else "read"
+        report, workload = run / "filebench" / f"{mix}.txt", run / "filebench" / f"{mix}.f"
+        flowops = filebench_summary(report)
+        work = filebench_workload(workload)
+        data = FILEBENCH_DATA[op]
+        done = flowops.get(data, (0, 0.0))[0]
+        if done != work["files"]:
+            raise TuningTableError(
+                f"{report}: {data} counted {done} whole-file {op}s, the workload's fileset has"
+                f" {work['files']} files ({workload})"
+            )
+        moved = done * work["file_bytes"]
+        busy_s = (
+            sum(ops * ms for name, (ops, ms) in flowops.items() if name in FILEBENCH_FILE_OPS)
+            / 1000
+        )
+        if busy_s <= 0:
+            raise TuningTableError(f"{report}: the file operations took no time")
+        summary, depth = modeled_phase(models, run, f"filebench-{mix}")
+        if depth != work["threads"]:
+            raise TuningTableError(
+                f"{workload}: {work['threads']} threads, modeled at queue depth {depth}"
+            )
+        # per thread: its share of the bytes over its share of the working time
+        rate = moved / MIB / busy_s
+        rows.append(_row("FFSB", "filebench", mix, op, work["threads"], moved, summary, rate))
+    return rows
+
+
 def postmark_bytes(report: Path) -> dict[str, float]:
     """Bytes read and written that postmark reports in its Data section."""
     try:
@@ -176,20 +310,25 @@ def _row(
 
 
 def run_rows(config: str, run: Path, models: RunModels) -> list[dict]:
-    return [{"config": config, **row} for row in fio_rows(run, models) + postmark_rows(run, models)]
+    rows = fio_rows(run, models) + filebench_rows(run, models) + postmark_rows(run, models)
+    return [{"config": config, **row} for row in rows]
+
+
+def _key(row: dict) -> tuple[str, str, str]:
+    return row["benchmark"], row["tool"], row["workload"]
 
 
 def normalize(rows: list[dict], baseline: str = BASELINE) -> list[dict]:
     """Every row with `modeled_normalized` and `wall_normalized`: its modeled and wall
     MiB/s over the baseline configuration's."""
-    base = {(r["benchmark"], r["workload"]): r for r in rows if r["config"] == baseline}
+    base = {_key(r): r for r in rows if r["config"] == baseline}
     if not base:
         raise TuningTableError(f"no '{baseline}' run to normalize to: add --run {baseline} DIR")
     out = []
     for row in rows:
-        key = (row["benchmark"], row["workload"])
+        key = _key(row)
         if key not in base:
-            raise TuningTableError(f"{row['config']}: {key[0]} {key[1]} has no {baseline} value")
+            raise TuningTableError(f"{row['config']}: {' '.join(key)} has no {baseline} value")
         reference = base[key]
         out.append(
             {

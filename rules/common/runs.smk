@@ -22,7 +22,12 @@ RUN_PHASE_DEPTHS = {
     "ars/eval/fragbench": "--fio '{report}'",
     "ars/eval/sqlite": "--replay 'sqlite-{report}'",
     "ars/eval/apps": "--replay '{report}'",
-    "ext4tune/runs": "--fio '{report}-{job}'",
+    # fio's phases by its reports; filebench's (FFSB's four tests) run the config's threads
+    "ext4tune/runs": "--fio '{report}-{job}'"
+    + "".join(
+        f" --depth filebench-{mix} {config['ext4tune']['ffsb_threads']}"
+        for mix in ("large-write", "large-read", "small-write", "small-read")
+    ),
 }
 
 

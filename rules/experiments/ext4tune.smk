@@ -6,9 +6,11 @@
 # results/{device}/{scale}/ (the tables):
 #   aging.iotrace               256 KB files created and deleted to half full (§4.1)
 #   runs/{config}/              one configuration's aged file system and benchmarks
-#                               (each run traced: blktrace/<benchmark>-<section>/)
+#                               (each run traced: blktrace/<benchmark>-<section>/,
+#                               blktrace/filebench-<mix>/ for FFSB's four filebench tests)
 #   bench.csv, configs.csv      mobifrag/tables/ext4tune.py (runs modeled on the profile)
 
+from mobifrag.tables.ext4tune import FILEBENCH_MIXES
 from mobifrag.workloads import ext4tune
 
 EXT4TUNE = config["ext4tune"]
@@ -61,8 +63,11 @@ rule ext4tune_aging_trace:
 use rule guest_job as ext4tune_bench with:
     input:
         unpack(guest_inputs("jobs/ext4tune-bench.sh")),
-        fio=["benchmarks/fio/iozone.fio", "benchmarks/fio/ffsb.fio"],
-        filebench="benchmarks/filebench/ffsb-small-read.f",
+        fio="benchmarks/fio/iozone.fio",
+        filebench_workloads=[
+            f"benchmarks/filebench/ffsb-{m}.f" for m in FILEBENCH_MIXES
+        ],
+        filebench=FILEBENCH,
         trace=workloads("ext4tune/aging.iotrace"),
     output:
         out=directory(platform_runs("ext4tune/runs/{config}")),
@@ -75,7 +80,8 @@ use rule guest_job as ext4tune_bench with:
     params:
         disk_mib=lambda w: ext4tune_params(w.scale)["disk_mib"],
         job_args=guest_args(
-            "{mkfs} {mount} $(realpath {input.trace}) {seed} {sizes}",
+            "{mkfs} {mount} $(realpath {input.trace}) {seed} {sizes}"
+            " $(realpath {input.filebench})",
             mkfs=ext4tune_mkfs,
             mount=lambda w: shlex.quote(EXT4TUNE["configurations"][w.config]["mount"]),
             seed=config["seed"],
