@@ -25,7 +25,9 @@ SCHEMES = ("f2fs", "ars")
 def runs(emulator_kernel):
     # Always fresh real runs, one emulator at a time.
     for scheme in SCHEMES:
+        # the model too: Snakemake does not remake a missing run under a present index
         shutil.rmtree(REPO / RUN / scheme, ignore_errors=True)
+        (REPO / MODELS.format(scheme=scheme)).unlink(missing_ok=True)
         snakemake(MODELS.format(scheme=scheme), "--config", "scale=test")
     return {scheme: REPO / RUN / scheme for scheme in SCHEMES}
 
@@ -66,8 +68,18 @@ def test_ars_keeps_reserved_files_whole_at_high(tmp_path, runs):
     rows = {(r["scheme"], r["state"]): r for r in table(tmp_path, "extents", runs)}
     for scheme in SCHEMES:
         assert rows[(scheme, "high")]["files"] == str(FILES)
-    # A file under 2 MiB lies in one reserved section; F2FS interleaves the writers.
-    assert rows[("ars", "high")]["extents_max"] == "1"
+    # A file under 2 MiB lies in one reserved section while it keeps it; F2FS interleaves
+    # the writers. Under space pressure at High the patch may reclaim the blocks past EOF
+    # of some files (ars_reclaimed_blocks), and a file rewritten after that is laid out
+    # as F2FS would: the check holds for every file still holding its section.
+    with open(runs["ars"] / "snapshot" / "high" / "files.tsv", newline="") as handle:
+        files = list(csv.DictReader(handle, delimiter="\t"))
+    kept = [f for f in files if int(f["allocated_bytes"]) > int(f["size_bytes"])]
+    assert len(kept) >= len(files) // 2
+    assert {f["path"]: f["n_extents"] for f in kept} == {f["path"]: "1" for f in kept}
+    if len(kept) < len(files):
+        reclaimed = (runs["ars"] / "state" / "measured" / "ars.txt").read_text()
+        assert "ars_reclaimed_blocks 0\n" not in reclaimed
     assert int(rows[("f2fs", "high")]["extents"]) >= 20 * int(rows[("ars", "high")]["extents"])
 
 
