@@ -1,9 +1,8 @@
 # FFSB's large-file read test (Ext4 tuning, seed 004, §4.1) in filebench's workload
-# language: @THREADS@ threads, each reading one whole file of
-# @LARGE@ (the paper: 25 MB) with 256 KiB records: the files ffsb-large-write.f wrote
-# (the same fileset, reused: filebench neither rewrites nor deletes them), taken in
-# turn from one rotation, so each is read once.
-# jobs/ext4tune-bench.sh fills in @THREADS@ and @LARGE@ from
+# language: @THREADS@ threads, each reading one whole file of @LARGE@ (the paper: 25 MB)
+# with 256 KiB records: the files ffsb-large-write.f wrote (the same fileset, reused:
+# filebench neither rewrites nor deletes them), taken in turn from one rotation, so each
+# is read once. jobs/ext4tune-bench.sh fills in @THREADS@ and @LARGE@ from
 # config/config.yaml's ext4tune values, and @DIR@ and @TIMEOUT@; it runs each ffsb-*.f
 # after the page cache is dropped, as a traced phase of its own.
 #

@@ -1,8 +1,7 @@
 # FFSB's large-file write test (Ext4 tuning, seed 004, §4.1) in filebench's workload
-# language: @THREADS@ threads, each creating one file of
-# @LARGE@ (the paper: 25 MB) written whole with 256 KiB records and fsynced before it
-# is closed; ffsb-large-read.f reads the same files.
-# jobs/ext4tune-bench.sh fills in @THREADS@ and @LARGE@ from
+# language: @THREADS@ threads, each creating one file of @LARGE@ (the paper: 25 MB)
+# written whole with 256 KiB records and fsynced before it is closed; ffsb-large-read.f
+# reads the same files. jobs/ext4tune-bench.sh fills in @THREADS@ and @LARGE@ from
 # config/config.yaml's ext4tune values, and @DIR@ and @TIMEOUT@; it runs each ffsb-*.f
 # after the page cache is dropped, as a traced phase of its own.
 #

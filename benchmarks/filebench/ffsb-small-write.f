@@ -1,11 +1,10 @@
 # FFSB's small-file write test (Ext4 tuning, seed 004, §4.1) in filebench's workload
-# language: @THREADS@ threads, each creating @FILES@ files of
-# 40 KB (the paper's size) written whole with 4 KiB records, each fsynced before it is
-# closed; ffsb-small-read.f reads the same files.
-# jobs/ext4tune-bench.sh fills in @THREADS@, @FILES@ (files per thread) and
-# @ENTRIES@ (threads x files) from
-# config/config.yaml's ext4tune values, and @DIR@ and @TIMEOUT@; it runs each ffsb-*.f
-# after the page cache is dropped, as a traced phase of its own.
+# language: @THREADS@ threads, each creating @FILES@ files of 40 KB (the paper's size)
+# written whole with 4 KiB records, each fsynced before it is closed; ffsb-small-read.f
+# reads the same files. jobs/ext4tune-bench.sh fills in @THREADS@, @FILES@ (files per
+# thread) and @ENTRIES@ (threads x files) from config/config.yaml's ext4tune values, and
+# @DIR@ and @TIMEOUT@; it runs each ffsb-*.f after the page cache is dropped, as a
+# traced phase of its own.
 #
 # Fixed work, not a timed run: each thread handles its share of files and stops
 # (finishoncount), and the run ends when every thread has (quit alldone; @TIMEOUT@
