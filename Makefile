@@ -66,7 +66,7 @@ lint: bootstrap
 	ruff format --check mobifrag tests scripts
 	snakefmt --check Snakefile rules
 	python scripts/lint-workflow.py
-	shellcheck jobs/*.sh scripts/*.sh .ci/run
+	shellcheck jobs/*.sh scripts/*.sh benchmarks/*/*.sh model/*/*.sh traces/*/*.sh .ci/run
 	Rscript -e 'lints <- unlist(lapply(Sys.glob("paper-figures/*.R"), lintr::lint), recursive = FALSE)' \
 	    -e 'class(lints) <- "lints"; print(lints)' \
 	    -e 'cat(sprintf("lintr (.lintr): %d finding(s) in paper-figures/*.R\n", length(lints)))' \

@@ -173,7 +173,7 @@
         sqlite
         mine.postmark
         mine.filebench
-        # filebench's build from its pinned source on the Debian path (model/filebench)
+        # filebench's build from its pinned source on the Debian path (benchmarks/filebench)
         autoconf
         automake
         libtool

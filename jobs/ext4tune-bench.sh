@@ -14,15 +14,15 @@
 #
 #   ext4tune-bench.sh "MKFS_OPTIONS" "MOUNT_OPTIONS" TRACE SEED IOZONE_MIB \
 #       FFSB_THREADS FFSB_LARGE_MIB FFSB_SMALL_FILES POSTMARK_FILES POSTMARK_TRANSACTIONS \
-#       FILEBENCH
+#       FILEBENCH "FILEBENCH_MIXES"
 set -eu
 . "$MOBIFRAG_ROOT/jobs/lib.sh"
-[ $# -eq 11 ] || die "usage: ext4tune-bench.sh MKFS_OPTIONS MOUNT_OPTIONS TRACE SEED" \
+[ $# -eq 12 ] || die "usage: ext4tune-bench.sh MKFS_OPTIONS MOUNT_OPTIONS TRACE SEED" \
   "IOZONE_MIB FFSB_THREADS FFSB_LARGE_MIB FFSB_SMALL_FILES POSTMARK_FILES" \
-  "POSTMARK_TRANSACTIONS FILEBENCH"
+  "POSTMARK_TRANSACTIONS FILEBENCH FILEBENCH_MIXES"
 mkfs_options=$1 mount_options=$2 trace=$3 seed=$4
 iozone_mib=$5 ffsb_threads=$6 ffsb_large_mib=$7 ffsb_small_files=$8
-postmark_files=$9 postmark_transactions=${10} filebench=${11}
+postmark_files=$9 postmark_transactions=${10} filebench=${11} filebench_mixes=${12}
 mnt=$TMPDIR/fs
 benchmarks=$MOBIFRAG_ROOT/benchmarks
 [ -f "$trace" ] || die "no trace $trace"
@@ -138,10 +138,9 @@ CFG
 # wrote. The workload files' placeholders take the config's FFSB values; the workload as
 # run is kept beside filebench's output. filebench maps its shared memory from a file in
 # /tmp, which the guest's root (the host's, read-only) lacks: in the study's guest a
-# tmpfs of the guest's own is mounted there when /tmp is not writable. Its workers are forked and exec'd at the
-# same addresses as the master, so address-space randomisation is off for it (setarch
+# tmpfs of the guest's own is mounted there when /tmp is not writable. Its workers are
+# forked and exec'd at the same addresses as the master, so address-space randomisation is off for it (setarch
 # -R, as filebench itself asks). A mix that outlives its bound is a failure.
-FILEBENCH_MIXES="large-write large-read small-write small-read"
 FILEBENCH_TIMEOUT=3600
 run_filebench_mix() {
   mix=$1
@@ -166,7 +165,7 @@ run_filebench() {
     mount -t tmpfs -o size=256m filebench-shm /tmp || die "cannot mount a tmpfs on /tmp"
   fi
   mkdir -p "$mnt/filebench" filebench
-  for mix in $FILEBENCH_MIXES; do
+  for mix in $filebench_mixes; do
     phase "filebench-$mix"
     run_filebench_mix "$mix"
   done

@@ -14,7 +14,6 @@ from test_ftl_closed_loop import DEVICE, FTL_SIM, write_blktrace
 from mobifrag.model import run_phases
 from mobifrag.model.run_phases import RunModels
 from mobifrag.tables.ext4tune import (
-    FILEBENCH_MIXES,
     FIO_BENCHMARKS,
     TuningTableError,
     filebench_summary,
@@ -25,6 +24,7 @@ from mobifrag.tables.ext4tune import (
     run_rows,
 )
 from mobifrag.workloads import ext4tune
+from mobifrag.workloads.ext4tune import FILEBENCH_MIXES
 
 MIB = 1024 * 1024
 needs_ftl_sim = pytest.mark.skipif(not FTL_SIM.is_file(), reason="ftl-sim is not built")

@@ -1,4 +1,4 @@
-"""filebench, built from its pinned upstream source (model/filebench, rule filebench_build):
+"""filebench, built from its pinned upstream source (benchmarks/filebench, rule filebench_build):
 fetch.sh takes upstream's commit or the vendor copy and refuses any tarball whose sha256 is
 not the pinned one; the FFSB workloads of benchmarks/filebench/ run with the built binary
 (on the host, in a scratch folder) and their summaries are what the Ext4-tuning table
@@ -12,12 +12,12 @@ import pytest
 from conftest import REPO
 from mobifrag.tables.ext4tune import (
     FILEBENCH_DATA,
-    FILEBENCH_MIXES,
     filebench_summary,
     filebench_workload,
 )
+from mobifrag.workloads.ext4tune import FILEBENCH_MIXES
 
-MODEL = REPO / "model" / "filebench"
+SOURCE = REPO / "benchmarks" / "filebench"
 FILEBENCH = REPO / "build" / "filebench" / "bin" / "filebench"
 TARBALL = "filebench-22620e6.tar.gz"
 
@@ -25,7 +25,7 @@ TARBALL = "filebench-22620e6.tar.gz"
 def pin():
     return dict(
         line.split("=", 1)
-        for line in (MODEL / "upstream.env").read_text().splitlines()
+        for line in (SOURCE / "upstream.env").read_text().splitlines()
         if line and not line.startswith("#")
     )
 
@@ -35,10 +35,10 @@ def test_fetch_refuses_a_damaged_tarball_and_names_what_to_fetch(tmp_path):
     assert len(pinned["FILEBENCH_COMMIT"]) == 40 and len(pinned["FILEBENCH_SHA256"]) == 64
     # A copy of the repository layout without the vendor folder, offline: a clear error.
     repo = tmp_path / "repo"
-    (repo / "model").mkdir(parents=True)
-    shutil.copytree(MODEL, repo / "model" / "filebench")
+    (repo / "benchmarks").mkdir(parents=True)
+    shutil.copytree(SOURCE, repo / "benchmarks" / "filebench")
     env = {"PATH": "/usr/bin:/bin", "FILEBENCH_OFFLINE": "1"}
-    fetch = [repo / "model" / "filebench" / "fetch.sh", tmp_path / "build"]
+    fetch = [repo / "benchmarks" / "filebench" / "fetch.sh", tmp_path / "build"]
     done = subprocess.run(fetch, capture_output=True, text=True, env=env)
     assert done.returncode == 1
     for named in (
@@ -68,11 +68,11 @@ def test_fetch_refuses_a_damaged_tarball_and_names_what_to_fetch(tmp_path):
 )
 def test_fetch_takes_the_verified_vendor_copy(tmp_path):
     repo = tmp_path / "repo"
-    (repo / "model").mkdir(parents=True)
-    shutil.copytree(MODEL, repo / "model" / "filebench")
+    (repo / "benchmarks").mkdir(parents=True)
+    shutil.copytree(SOURCE, repo / "benchmarks" / "filebench")
     (tmp_path / "shared").symlink_to(REPO.parent / "shared")
     env = {"PATH": "/usr/bin:/bin", "FILEBENCH_OFFLINE": "1"}
-    fetch = [repo / "model" / "filebench" / "fetch.sh", tmp_path / "build"]
+    fetch = [repo / "benchmarks" / "filebench" / "fetch.sh", tmp_path / "build"]
     done = subprocess.run(fetch, capture_output=True, text=True, env=env, check=True)
     source = tmp_path / "build" / "filebench-22620e6"
     assert done.stdout.strip() == str(source)

@@ -45,6 +45,7 @@ from mobifrag.measure.fio import FioReportError, fio_jobs
 from mobifrag.model import ftl
 from mobifrag.model.run_phases import ModelIndexError, RunModels
 from mobifrag.workflow.atomic import write_table
+from mobifrag.workloads.ext4tune import FILEBENCH_MIXES
 
 BASELINE = "default"
 MIB = 1024 * 1024
@@ -53,11 +54,9 @@ MIB = 1024 * 1024
 FIO_BENCHMARKS = {
     "iozone": ("IOzone", ("seq-write", "seq-read", "rand-write", "rand-read")),
 }
-# FFSB's tests as filebench workloads (benchmarks/filebench/ffsb-<mix>.f), in the order
-# the job runs them (each read reads the files the write before it wrote); the job keeps
-# each as run in filebench/<mix>.f and filebench's output in filebench/<mix>.txt, and
-# traces it as phase filebench-<mix>.
-FILEBENCH_MIXES = ("large-write", "large-read", "small-write", "small-read")
+# FFSB's tests (workloads.ext4tune.FILEBENCH_MIXES): the job keeps each as run in
+# filebench/<mix>.f and filebench's output in filebench/<mix>.txt, and traces it as
+# phase filebench-<mix>.
 # The workers' file operations (flowop names of the workloads): the whole-file read or
 # write that moves the data, and the time the threads spend working is theirs alone
 # (not the start gate's wait).

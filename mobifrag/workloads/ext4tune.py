@@ -9,6 +9,9 @@ default flex size (16) is two, as in the paper, whatever the scale's disk size.
 from __future__ import annotations
 
 BLOCK_BYTES = 4096
+# FFSB's tests as filebench workloads (benchmarks/filebench/ffsb-<mix>.f), in the order
+# the job runs them: each read reads the files the write before it wrote.
+FILEBENCH_MIXES = ("large-write", "large-read", "small-write", "small-read")
 MAX_BLOCKS_PER_GROUP = 8 * BLOCK_BYTES  # one block bitmap block covers a group
 MIN_BLOCKS_PER_GROUP = 256  # mke2fs's lower bound
 

@@ -3,6 +3,8 @@
 import json
 import math
 
+from mobifrag.workloads.ext4tune import FILEBENCH_MIXES
+
 # Every phase of a synchronous workload replays closed loop on a device written once
 # (the ftl_replay_phase jobs; variant tokens of rules/infra/model.smk).
 PHASE_REPLAY = "_fill100_closed"
@@ -26,7 +28,7 @@ RUN_PHASE_DEPTHS = {
     "ext4tune/runs": "--fio '{report}-{job}'"
     + "".join(
         f" --depth filebench-{mix} {config['ext4tune']['ffsb_threads']}"
-        for mix in ("large-write", "large-read", "small-write", "small-read")
+        for mix in FILEBENCH_MIXES
     ),
 }
 

@@ -10,7 +10,7 @@
 #                               blktrace/filebench-<mix>/ for FFSB's four filebench tests)
 #   bench.csv, configs.csv      mobifrag/tables/ext4tune.py (runs modeled on the profile)
 
-from mobifrag.tables.ext4tune import FILEBENCH_MIXES
+from mobifrag.workloads.ext4tune import FILEBENCH_MIXES
 from mobifrag.workloads import ext4tune
 
 EXT4TUNE = config["ext4tune"]
@@ -81,7 +81,8 @@ use rule guest_job as ext4tune_bench with:
         disk_mib=lambda w: ext4tune_params(w.scale)["disk_mib"],
         job_args=guest_args(
             "{mkfs} {mount} $(realpath {input.trace}) {seed} {sizes}"
-            " $(realpath {input.filebench})",
+            " $(realpath {input.filebench}) {mixes}",
+            mixes=shlex.quote(" ".join(FILEBENCH_MIXES)),
             mkfs=ext4tune_mkfs,
             mount=lambda w: shlex.quote(EXT4TUNE["configurations"][w.config]["mount"]),
             seed=config["seed"],

@@ -2,7 +2,7 @@
 # Fetch filebench's pinned source (upstream.env), verify its checksum and unpack it into
 # build/filebench/ (git-ignored; filebench's code never enters the repository).
 #
-#   model/filebench/fetch.sh [BUILD_DIR]     (default: build/filebench under the repo root)
+#   benchmarks/filebench/fetch.sh [BUILD_DIR]     (default: build/filebench under the repo root)
 #
 # Where the tarball comes from, in order: a verified copy already in BUILD_DIR; upstream
 # (git fetch of the pinned commit, then `git archive` as the checksum expects), where the
