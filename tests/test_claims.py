@@ -181,6 +181,7 @@ def test_shipped_checks_name_shipped_claims():
     assert {name: len(claims) for name, claims in checks.items()} == {
         "aging": 5,
         "treatments": 7,
+        "performance": 5,
     }
 
 

@@ -49,7 +49,13 @@ with SnakemakeApi(OutputSettings()) as api:
 """
 
 # Outputs of the builds; the simulators' binaries (rules/infra/model.smk, flashsim.smk).
-BUILD_OUTPUTS = ("build/kernel/", "build/flashsim/", "agent/build/", "ftl-sim/target/")
+BUILD_OUTPUTS = (
+    "build/kernel/",
+    "build/flashsim/",
+    "build/filebench/",
+    "agent/build/",
+    "ftl-sim/target/",
+)
 SIMULATORS = ("ftl-sim/target/release/ftl-sim", "build/flashsim/flashsim-replay")
 HEADER = re.compile(r"^\s*(local)?(rule|checkpoint) (\w+):$")  # indented inside a group job
 

@@ -5,10 +5,11 @@
 # (two Snakemake starts per job) would cost.
 #
 # What stays a cluster job (not listed here): every guest job (derived from rule
-# guest_job, rules/infra/guest.smk), the builds (kernel, agent, ftl-sim, FlashSim), every
-# rule that runs ftl-sim or FlashSim on block traces (ftl_*, janusd_replay) and the
-# device's flash/boot steps. A new rule is a cluster job unless it is named
-# here; tests/test_slurm_plan.py checks that list against the planned jobs of a run.
+# guest_job, rules/infra/guest.smk), the builds (kernel, agent, ftl-sim, FlashSim,
+# filebench), every rule that runs ftl-sim or FlashSim on block traces (ftl_*,
+# janusd_replay) and the device's flash/boot steps. A new rule is a cluster job unless
+# it is named here; tests/test_slurm_plan.py checks that list against the planned jobs
+# of a run.
 # In a local run this list changes nothing.
 
 
