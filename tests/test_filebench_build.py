@@ -36,6 +36,8 @@ def test_fetch_refuses_a_damaged_tarball_and_names_what_to_fetch(tmp_path):
     # A copy of the repository layout without the vendor folder, offline: a clear error.
     repo = tmp_path / "repo"
     (repo / "benchmarks").mkdir(parents=True)
+    (repo / "scripts").mkdir()
+    shutil.copy(REPO / "scripts" / "fetch-pinned.sh", repo / "scripts")
     shutil.copytree(SOURCE, repo / "benchmarks" / "filebench")
     env = {"PATH": "/usr/bin:/bin", "FILEBENCH_OFFLINE": "1"}
     fetch = [repo / "benchmarks" / "filebench" / "fetch.sh", tmp_path / "build"]
@@ -69,6 +71,8 @@ def test_fetch_refuses_a_damaged_tarball_and_names_what_to_fetch(tmp_path):
 def test_fetch_takes_the_verified_vendor_copy(tmp_path):
     repo = tmp_path / "repo"
     (repo / "benchmarks").mkdir(parents=True)
+    (repo / "scripts").mkdir()
+    shutil.copy(REPO / "scripts" / "fetch-pinned.sh", repo / "scripts")
     shutil.copytree(SOURCE, repo / "benchmarks" / "filebench")
     (tmp_path / "shared").symlink_to(REPO.parent / "shared")
     env = {"PATH": "/usr/bin:/bin", "FILEBENCH_OFFLINE": "1"}

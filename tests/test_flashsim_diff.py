@@ -94,6 +94,8 @@ def test_fetch_verifies_the_pinned_tarball_and_names_what_to_fetch(tmp_path):
     # A copy of the repository layout without the vendor folder, offline: a clear error.
     repo = tmp_path / "repo"
     (repo / "model").mkdir(parents=True)
+    (repo / "scripts").mkdir()
+    shutil.copy(REPO / "scripts" / "fetch-pinned.sh", repo / "scripts")
     shutil.copytree(MODEL, repo / "model" / "flashsim")
     env = {"PATH": "/usr/bin:/bin", "FLASHSIM_OFFLINE": "1"}
     fetch = [repo / "model" / "flashsim" / "fetch.sh", tmp_path / "build"]

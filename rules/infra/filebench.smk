@@ -15,6 +15,7 @@ rule filebench_build:
         "benchmarks/filebench/Makefile",
         "benchmarks/filebench/upstream.env",
         "benchmarks/filebench/fetch.sh",
+        "scripts/fetch-pinned.sh",
     output:
         FILEBENCH,
     log:

@@ -22,6 +22,7 @@ rule flashsim_build:
         "model/flashsim/Makefile",
         "model/flashsim/upstream.env",
         "model/flashsim/fetch.sh",
+        "scripts/fetch-pinned.sh",
         "model/flashsim/replay.cpp",
     output:
         FLASHSIM,
