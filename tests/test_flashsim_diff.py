@@ -84,40 +84,6 @@ def random_trace(path, seed, count, region_pages, write_share, max_pages=1):
     return path
 
 
-def test_fetch_verifies_the_pinned_tarball_and_names_what_to_fetch(tmp_path):
-    pin = dict(
-        line.split("=", 1)
-        for line in (MODEL / "upstream.env").read_text().splitlines()
-        if line and not line.startswith("#")
-    )
-    assert len(pin["FLASHSIM_COMMIT"]) == 40 and len(pin["FLASHSIM_SHA256"]) == 64
-    # A copy of the repository layout without the vendor folder, offline: a clear error.
-    repo = tmp_path / "repo"
-    (repo / "model").mkdir(parents=True)
-    (repo / "scripts").mkdir()
-    shutil.copy(REPO / "scripts" / "fetch-pinned.sh", repo / "scripts")
-    shutil.copytree(MODEL, repo / "model" / "flashsim")
-    env = {"PATH": "/usr/bin:/bin", "FLASHSIM_OFFLINE": "1"}
-    fetch = [repo / "model" / "flashsim" / "fetch.sh", tmp_path / "build"]
-    done = subprocess.run(fetch, capture_output=True, text=True, env=env)
-    assert done.returncode == 1
-    for named in (
-        pin["FLASHSIM_REPO"],
-        pin["FLASHSIM_COMMIT"],
-        pin["FLASHSIM_SHA256"],
-        "shared/vendor/flashsim-53098b0.tar.gz",
-    ):
-        assert named in done.stderr, done.stderr
-    # A vendor copy with the wrong bytes is refused, naming both checksums.
-    vendor = tmp_path / "shared" / "vendor"
-    vendor.mkdir(parents=True)
-    (vendor / "flashsim-53098b0.tar.gz").write_bytes(b"not FlashSim")
-    done = subprocess.run(fetch, capture_output=True, text=True, env=env)
-    assert done.returncode == 1 and "refusing" in done.stderr, done.stderr
-    assert pin["FLASHSIM_SHA256"] in done.stderr
-    assert not (tmp_path / "build" / "flashsim-53098b0").exists()
-
-
 @needs_ftl_sim
 @pytest.mark.parametrize(
     "name, geometry, trace",
