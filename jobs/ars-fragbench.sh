@@ -7,14 +7,15 @@
 # with each fio run's blktrace in ./blktrace/<state>-<rw>/ (the reserved files' creation
 # in ./blktrace/create-synthetic/), ./snapshot/<state>/ (the reserved files after each state's measurements),
 # ./state/<aged|measured>/ (F2FS status, free-space map, disk counters around the High
-# measurements), ./fragbench-high.json, ./create.tsv, fsck.f2fs at the end.
+# measurements), ./fragbench-high.json, ./create.tsv, fsck.f2fs at the end. With GC_MS
+# above 0, F2FS's GC runs urgently (every GC_MS ms) through the High measurements.
 #
-#   ars-fragbench.sh SCHEME FILE WRITERS NFILES FILL START MIN SEQ_BS RAND_BS
+#   ars-fragbench.sh SCHEME FILE WRITERS NFILES FILL START MIN SEQ_BS RAND_BS GC_MS
 set -eu
 . "$MOBIFRAG_ROOT/jobs/lib.sh"
 . "$MOBIFRAG_ROOT/jobs/ars-lib.sh"
-[ $# -eq 9 ] || die "usage: ars-fragbench.sh SCHEME FILE WRITERS NFILES FILL START MIN SEQ_BS RAND_BS"
-scheme=$1 file=$2 writers=$3 nfiles=$4 fill=$5 start=$6 min=$7 seq_bs=$8 rand_bs=$9
+[ $# -eq 10 ] || die "usage: ars-fragbench.sh SCHEME FILE WRITERS NFILES FILL START MIN SEQ_BS RAND_BS GC_MS"
+scheme=$1 file=$2 writers=$3 nfiles=$4 fill=$5 start=$6 min=$7 seq_bs=$8 rand_bs=$9 gc_ms=${10}
 mnt=$TMPDIR/fs
 : > fsck.txt
 : > create.tsv
@@ -35,8 +36,10 @@ fragbench "$mnt" "$fill" "$start" "$min" high
 scheme_remount "$scheme" "$mnt"
 f2fs_state aged
 phase measure-high
+[ "$gc_ms" -eq 0 ] || urgent_gc "$gc_ms"
 fio_measure high "$files" "$seq_bs" "$rand_bs"
 sync
+[ "$gc_ms" -eq 0 ] || urgent_gc 0
 f2fs_state measured
 scheme_remount "$scheme" "$mnt"
 snapshot "$mnt/reserved" snapshot/high

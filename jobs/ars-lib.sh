@@ -122,6 +122,18 @@ fragbench() {
   ars_guest fragbench "$1" "$2" "$3" "$4" > "fragbench-$5.json"
 }
 
+# urgent_gc SLEEP_MS: F2FS's GC thread collects every SLEEP_MS ms whether or not the disk
+# is idle (gc_urgent=1, "high"), as Android's GC pass sets it; 0 turns it off again. A
+# SLEEP_MS of 0 on entry leaves F2FS's GC alone.
+urgent_gc() {
+  if [ "$1" -gt 0 ]; then
+    ars_set gc_urgent_sleep_time "$1"
+    ars_set gc_urgent 1
+  else
+    ars_set gc_urgent 0
+  fi
+}
+
 # f2fs_state NAME: what F2FS reports of the mounted test disk into ./state/NAME/: its
 # debugfs status (GC calls, moved blocks, utilization), the valid-block bitmap of every
 # main-area segment (/proc/fs/f2fs/<dev>/segment_bits: the free-space map) and the

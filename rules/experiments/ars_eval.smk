@@ -28,7 +28,8 @@ use rule guest_job as ars_eval_fragbench with:
     params:
         disk_mib=lambda w: ars_eval(w.scale)["disk_mib"],
         job_args=guest_args(
-            "{wildcards.scheme} {file} {writers} {files} {fill} {sizes} {seq_bs} {rand_bs}",
+            "{wildcards.scheme} {file} {writers} {files} {fill} {sizes} {seq_bs} {rand_bs}"
+            " {gc_sleep_ms}",
             file=lambda w: ars_eval(w.scale)["file_kib"] * 1024,
             writers=config["ars"]["writers"],
             files=config["ars_eval"]["reserved_files"],
@@ -36,6 +37,7 @@ use rule guest_job as ars_eval_fragbench with:
             sizes=" ".join(str(n) for n in fragbench_args()),
             seq_bs=config["ars_eval"]["seq_block_kib"] * 1024,
             rand_bs=config["ars_eval"]["rand_block_kib"] * 1024,
+            gc_sleep_ms=config["ars_eval"]["high_gc_urgent_sleep_ms"],
         ),
 
 
