@@ -8,7 +8,8 @@
 # in ./blktrace/create-synthetic/), ./snapshot/<state>/ (the reserved files after each state's measurements),
 # ./state/<aged|measured>/ (F2FS status, free-space map, disk counters around the High
 # measurements), ./fragbench-high.json, ./create.tsv, fsck.f2fs at the end. With GC_MS
-# above 0, F2FS's GC runs urgently (every GC_MS ms) through the High measurements.
+# above 0, Android's GC pass (gc_pass: urgent GC every GC_MS ms, ./gc-pass.tsv) runs
+# between the aging and the High measurements, and the GC counters span both.
 #
 #   ars-fragbench.sh SCHEME FILE WRITERS NFILES FILL START MIN SEQ_BS RAND_BS GC_MS
 set -eu
@@ -20,7 +21,7 @@ mnt=$TMPDIR/fs
 : > fsck.txt
 : > create.tsv
 : > phases.tsv
-progress_plan 5
+progress_plan 6
 
 phase reserved-files
 scheme_mount "$scheme" "$mnt"
@@ -35,11 +36,11 @@ phase fragbench
 fragbench "$mnt" "$fill" "$start" "$min" high
 scheme_remount "$scheme" "$mnt"
 f2fs_state aged
+phase gc-pass
+[ "$gc_ms" -eq 0 ] || gc_pass "$gc_ms"
 phase measure-high
-[ "$gc_ms" -eq 0 ] || urgent_gc "$gc_ms"
 fio_measure high "$files" "$seq_bs" "$rand_bs"
 sync
-[ "$gc_ms" -eq 0 ] || urgent_gc 0
 f2fs_state measured
 scheme_remount "$scheme" "$mnt"
 snapshot "$mnt/reserved" snapshot/high

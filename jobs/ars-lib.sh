@@ -122,16 +122,24 @@ fragbench() {
   ars_guest fragbench "$1" "$2" "$3" "$4" > "fragbench-$5.json"
 }
 
-# urgent_gc SLEEP_MS: F2FS's GC thread collects every SLEEP_MS ms whether or not the disk
-# is idle (gc_urgent=1, "high"), as Android's GC pass sets it; 0 turns it off again. A
-# SLEEP_MS of 0 on entry leaves F2FS's GC alone.
-urgent_gc() {
-  if [ "$1" -gt 0 ]; then
-    ars_set gc_urgent_sleep_time "$1"
-    ars_set gc_urgent 1
-  else
-    ars_set gc_urgent 0
-  fi
+# gc_pass SLEEP_MS: Android's GC pass (AOSP system/extras checkpoint_gc.sh): F2FS's GC
+# thread collects every SLEEP_MS ms whether or not the disk is idle (gc_urgent=1, "high")
+# until the dirty segments stop falling (three polls 2 s apart) or 10 minutes pass; then
+# GC is as F2FS has it again. ./gc-pass.tsv: seconds waited, dirty segments.
+gc_pass() {
+  ars_set gc_urgent_sleep_time "$1"
+  ars_set gc_urgent 1
+  gc_last=$(ars_sysfs dirty_segments) gc_still=0 gc_waited=0
+  printf '0\t%s\n' "$gc_last" > gc-pass.tsv
+  while [ "$gc_still" -lt 3 ] && [ "$gc_waited" -lt 600 ]; do
+    sleep 2
+    gc_waited=$((gc_waited + 2))
+    gc_now=$(ars_sysfs dirty_segments)
+    printf '%s\t%s\n' "$gc_waited" "$gc_now" >> gc-pass.tsv
+    if [ "$gc_now" -lt "$gc_last" ]; then gc_still=0; else gc_still=$((gc_still + 1)); fi
+    gc_last=$gc_now
+  done
+  ars_set gc_urgent 0
 }
 
 # f2fs_state NAME: what F2FS reports of the mounted test disk into ./state/NAME/: its
