@@ -12,6 +12,9 @@ BLOCK_BYTES = 4096
 # FFSB's tests as filebench workloads (benchmarks/filebench/ffsb-<mix>.f), in the order
 # the job runs them: each read reads the files the write before it wrote.
 FILEBENCH_MIXES = ("large-write", "large-read", "small-write", "small-read")
+# IOzone's four tests (jobs/ext4tune-bench.sh's IOZONE_TESTS), in the order the job runs
+# them, each one IOzone process traced as phase iozone-<test>.
+IOZONE_TESTS = ("seq-write", "seq-read", "rand-write", "rand-read")
 MAX_BLOCKS_PER_GROUP = 8 * BLOCK_BYTES  # one block bitmap block covers a group
 MIN_BLOCKS_PER_GROUP = 256  # mke2fs's lower bound
 
