@@ -125,7 +125,9 @@ fragbench() {
 # gc_pass SLEEP_MS: Android's GC pass (AOSP system/extras checkpoint_gc.sh): F2FS's GC
 # thread collects every SLEEP_MS ms whether or not the disk is idle (gc_urgent=1, "high")
 # until the dirty segments stop falling (three polls 2 s apart) or 10 minutes pass; then
-# GC is as F2FS has it again. ./gc-pass.tsv: seconds waited, dirty segments.
+# GC is as F2FS has it again. Background GC only re-dirties the blocks it moves, so each
+# poll syncs first: a victim counts as cleaned once its blocks are written and a
+# checkpoint frees it. ./gc-pass.tsv: seconds waited, dirty segments.
 gc_pass() {
   ars_set gc_urgent_sleep_time "$1"
   ars_set gc_urgent 1
@@ -134,6 +136,7 @@ gc_pass() {
   while [ "$gc_still" -lt 3 ] && [ "$gc_waited" -lt 600 ]; do
     sleep 2
     gc_waited=$((gc_waited + 2))
+    sync
     gc_now=$(ars_sysfs dirty_segments)
     printf '%s\t%s\n' "$gc_waited" "$gc_now" >> gc-pass.tsv
     if [ "$gc_now" -lt "$gc_last" ]; then gc_still=0; else gc_still=$((gc_still + 1)); fi
