@@ -2,32 +2,51 @@
 # Ext4 tuning for Android (seed 004, §4.1–4.3): one configuration of mkfs and mount
 # options. A fresh ext4 with MKFS_OPTIONS is mounted with MOUNT_OPTIONS, aged by the
 # create/delete trace (256 KB files to half full), then every benchmark runs after the
-# page cache is dropped: fio standing in for IOzone (benchmarks/fio/iozone.fio), Debian's
-# postmark, and FFSB's four tests in filebench (benchmarks/filebench/ffsb-<mix>.f, run
-# by FILEBENCH: the binary the workflow built from filebench's pinned source, rule
-# filebench_build). Writes mkfs.txt (dumpe2fs -h), mount.txt, aging.json, df.txt,
-# fio/iozone.json, postmark.cfg, postmark.txt, postmark-wall-ns.txt, filebench/<mix>.f
-# (the workload as run) and filebench/<mix>.txt (filebench's output, its summary), and
+# page cache is dropped: IOzone's four tests (run by IOZONE: Debian's iozone3 at the
+# pinned version, rule iozone_fetch), Debian's postmark, and FFSB's four tests in
+# filebench (benchmarks/filebench/ffsb-<mix>.f, run by FILEBENCH: the binary the workflow
+# built from filebench's pinned source, rule filebench_build). Writes mkfs.txt (dumpe2fs
+# -h), mount.txt, aging.json, df.txt, iozone/<test>.txt (IOzone's report of each test),
+# postmark.cfg, postmark.txt, postmark-wall-ns.txt, filebench/<mix>.f (the workload as
+# run) and filebench/<mix>.txt (filebench's output, its summary), and
 # async-commit-probe.txt when the options ask for journal_async_commit. Every measured
-# run is traced: blktrace/iozone-<section>/ for each fio section, blktrace/postmark/,
+# run is traced: blktrace/iozone-<test>/ for each IOzone test, blktrace/postmark/,
 # blktrace/filebench-<mix>/ for each filebench mix.
+#
+# IOzone (the paper: sequential write and read with 256 KB records, random write and read
+# with 4 KB records, one 32 MB file, the buffer cache cleared before each): each test is
+# one IOzone invocation on the same file (-w keeps it; the sequential write creates it),
+# so the cache is dropped and the trace switched between the tests by the job, not inside
+# IOzone. IOzone's own random test (-i 2) reads then writes in one invocation with no
+# point to clear the cache between; its random-mix test (-i 8) in throughput mode runs
+# each process as either its random reader or its random writer by the read percentage
+# (-+p 100: reads only, -+p 0: writes only; IOzone prints "Percent read ... is 1" for 0,
+# and its one process still only writes, which tests/test_iozone_fetch.py checks), every
+# 4 KB record once in a shuffled order. So all four tests run in throughput mode with one
+# process (-t 1), each reporting its own rate ("Children see throughput"), the same timing
+# for all: -e puts the writes' fsync in it, -+n skips the re-tests:
+#   seq-write   -i 0 -r 256k          (IOzone's initial writers)
+#   seq-read    -i 1 -r 256k          (readers)
+#   rand-write  -i 8 -+p 0 -r 4k      (mixed workload: its one process a random writer)
+#   rand-read   -i 8 -+p 100 -r 4k    (mixed workload: its one process a random reader)
 #
 #   ext4tune-bench.sh "MKFS_OPTIONS" "MOUNT_OPTIONS" TRACE SEED IOZONE_MIB \
 #       FFSB_THREADS FFSB_LARGE_MIB FFSB_SMALL_FILES POSTMARK_FILES POSTMARK_TRANSACTIONS \
-#       FILEBENCH "FILEBENCH_MIXES"
+#       IOZONE FILEBENCH "FILEBENCH_MIXES"
 set -eu
 . "$MOBIFRAG_ROOT/jobs/lib.sh"
-[ $# -eq 12 ] || die "usage: ext4tune-bench.sh MKFS_OPTIONS MOUNT_OPTIONS TRACE SEED" \
+[ $# -eq 13 ] || die "usage: ext4tune-bench.sh MKFS_OPTIONS MOUNT_OPTIONS TRACE SEED" \
   "IOZONE_MIB FFSB_THREADS FFSB_LARGE_MIB FFSB_SMALL_FILES POSTMARK_FILES" \
-  "POSTMARK_TRANSACTIONS FILEBENCH FILEBENCH_MIXES"
+  "POSTMARK_TRANSACTIONS IOZONE FILEBENCH FILEBENCH_MIXES"
 mkfs_options=$1 mount_options=$2 trace=$3 seed=$4
 iozone_mib=$5 ffsb_threads=$6 ffsb_large_mib=$7 ffsb_small_files=$8
-postmark_files=$9 postmark_transactions=${10} filebench=${11} filebench_mixes=${12}
+postmark_files=$9 postmark_transactions=${10} iozone=${11} filebench=${12}
+filebench_mixes=${13}
 mnt=$TMPDIR/fs
 benchmarks=$MOBIFRAG_ROOT/benchmarks
 [ -f "$trace" ] || die "no trace $trace"
-command -v fio > /dev/null || die "fio is not installed"
 command -v postmark > /dev/null || die "postmark is not installed (apt-get install postmark)"
+[ -x "$iozone" ] || die "no IOzone at $iozone (rule iozone_fetch fetches it)"
 [ -x "$filebench" ] || die "no filebench at $filebench (rule filebench_build builds it)"
 
 # phase NAME: when each phase starts, in milliseconds since the job did (job.log).
@@ -36,7 +55,7 @@ phase() {
   echo "phase $1 at $(( ($(date +%s%N) - job_start) / 1000000 )) ms"
   [ "$1" = 'done' ] || progress_step "$1"
 }
-progress_plan 8
+progress_plan 11
 
 drop_caches() {
   sync
@@ -58,59 +77,40 @@ probe_async_commit() {
   rm -f probe.err
 }
 
-# Each fio section is a traced phase of its own, ./blktrace/<stem>-<section>/. The
-# sections run in one fio process, so the drop-before-* job that precedes each (its
-# exec_prerun runs $DROP_CACHES_SCRIPT) switches the trace: it syncs, so the write-back
-# the section before left behind counts toward it, stops that section's blktrace, drops
-# the page cache and starts the next section's, named in order from the job file's
-# drop-before-* jobs ($SECTION_QUEUE). That blktrace outlives the hook's shell, so its
-# pid and name are kept in $SECTION_STATE and its end is awaited through /proc.
-SECTION_QUEUE=$TMPDIR/section-queue SECTION_STATE=$TMPDIR/section-trace JOB_OUT=$(pwd)
-export SECTION_QUEUE SECTION_STATE JOB_OUT
-: > "$SECTION_STATE"
-cat > "$TMPDIR/section-trace.sh" <<'LIB'
-# section_trace_stop: sync, then stop the running section's blktrace, if any, and keep
-# its per-CPU files in $JOB_OUT/blktrace/NAME/.
-section_trace_stop() {
-  sync
-  [ -s "$SECTION_STATE" ] || return 0
-  read -r section_pid section_name < "$SECTION_STATE"
-  kill -INT "$section_pid" || die "blktrace of $section_name is gone"
-  while [ -d "/proc/$section_pid" ] && ! grep -q '^State:[[:space:]]*Z' \
-    "/proc/$section_pid/status" 2> /dev/null; do
-    sleep 0.1
-  done
-  mkdir -p "$JOB_OUT/blktrace/$section_name"
-  cp "$TMPDIR/blktrace/$section_name"/trace.blktrace.* "$JOB_OUT/blktrace/$section_name/"
-  rm -rf "$TMPDIR/blktrace/$section_name"
-  : > "$SECTION_STATE"
+# IOZONE_TESTS: IOzone's four tests in the order they run (the reads read what the
+# writes wrote); iozone_options TEST: the options of its invocation (header above).
+IOZONE_TESTS='seq-write seq-read rand-write rand-read'
+iozone_options() {
+  case $1 in
+    seq-write) echo '-i 0 -r 256k' ;;
+    seq-read) echo '-i 1 -r 256k' ;;
+    rand-write) echo '-i 8 -+p 0 -r 4k' ;;
+    rand-read) echo '-i 8 -+p 100 -r 4k' ;;
+    *) die "no IOzone test $1" ;;
+  esac
 }
-LIB
-cat > "$TMPDIR/drop-caches.sh" <<'HOOK'
-set -eu
-. "$MOBIFRAG_ROOT/jobs/lib.sh"
-. "$TMPDIR/section-trace.sh"
-section_trace_stop
-echo 3 > /proc/sys/vm/drop_caches
-section_name=$(head -n 1 "$SECTION_QUEUE")
-[ -n "$section_name" ] || die "fio ran more sections than its drop-before-* jobs name"
-sed -i 1d "$SECTION_QUEUE"
-trace_start "$section_name"
-echo "$BLKTRACE_PID $section_name" > "$SECTION_STATE"
-HOOK
-# shellcheck source=/dev/null
-. "$TMPDIR/section-trace.sh"
 
-# run_fio FILE: every section of a job file in one fio process (each start of Debian's
-# fio loads 84 MB of libraries over the 9p root, 10-30 s in TCG); the file's
-# drop-before-* jobs run drop-caches.sh before each section, which also switches the
-# section traces. fio/<stem>.json, and the drop jobs' output in fio/.
-run_fio() {
-  stem=$(basename "$1" .fio)
-  sed -n "s/^\[drop-before-\(.*\)\]\$/$stem-\1/p" "$1" > "$SECTION_QUEUE"
-  (cd fio && fio --output-format=json --output="$stem.json" "$1") || die "fio $1 failed"
-  section_trace_stop
-  [ ! -s "$SECTION_QUEUE" ] || die "fio $1 never ran sections $(tr '\n' ' ' < "$SECTION_QUEUE")"
+# run_iozone_test TEST: one IOzone test on $mnt/bench/iozone.tmp as a traced phase of its
+# own (blktrace/iozone-TEST/) after the page cache is dropped; its report in
+# iozone/TEST.txt.
+run_iozone_test() {
+  options=$(iozone_options "$1")
+  drop_caches
+  trace_start "iozone-$1"
+  # shellcheck disable=SC2086 # the options are words
+  "$iozone" -t 1 $options -s "${iozone_mib}m" -e -w -+n -F "$mnt/bench/iozone.tmp" \
+    > "iozone/$1.txt" 2>&1 || die "IOzone $1 failed: $(tail -n 3 "iozone/$1.txt")"
+  grep -q 'Children see throughput' "iozone/$1.txt" || die "IOzone $1: no throughput"
+  sync  # what the test left in the page cache reaches the device inside its phase
+  trace_stop "iozone-$1"
+}
+
+run_iozone() {
+  mkdir -p iozone
+  for test in $IOZONE_TESTS; do
+    phase "iozone-$test"
+    run_iozone_test "$test"
+  done
 }
 
 run_postmark() {
@@ -177,16 +177,14 @@ dumpe2fs -h "$MOBIFRAG_DISK" > mkfs.txt 2> /dev/null
 probe_async_commit
 mount_fs ext4 "$mnt" "$mount_options"
 grep " $mnt " /proc/mounts > mount.txt
-mkdir -p "$mnt/aging" "$mnt/bench" fio
+mkdir -p "$mnt/aging" "$mnt/bench"
 phase aging
 "$MOBIFRAG_AGENT" replay --trace "$trace" --root "$mnt/aging" --seed "$seed" \
   > aging.json || die "aging replay failed"
 sync
 df -k "$mnt" > df.txt
 
-export DROP_CACHES_SCRIPT="$TMPDIR/drop-caches.sh" BENCH_DIR="$mnt/bench" IOZONE_SIZE="${iozone_mib}m"
-phase iozone
-run_fio "$benchmarks/fio/iozone.fio"
+run_iozone
 phase postmark
 run_postmark
 run_filebench

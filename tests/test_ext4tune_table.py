@@ -1,20 +1,19 @@
-"""Ext4 tuning tables (seed 004): fio, filebench and postmark outputs of a run (filebench's
-summary and workload parsed, with errors naming file and line) and the block trace of
-each benchmark run (blktrace's binary format, replayed through the real ftl-sim on the
-eMMC profile by mobifrag.model.run_phases, as rule ftl_replay_run does) → modeled and
-wall MiB/s rows, normalized to the default configuration; configuration facts; mkfs
-options."""
+"""Ext4 tuning tables (seed 004): IOzone, filebench and postmark outputs of a run (IOzone's
+reports, filebench's summary and workload parsed, with errors naming file and line) and
+the block trace of each benchmark run (blktrace's binary format, replayed through the
+real ftl-sim on the eMMC profile by mobifrag.model.run_phases, as rule ftl_replay_run
+does) → modeled and wall MiB/s rows, normalized to the default configuration;
+configuration facts; mkfs options."""
 
 import csv
-import json
 
 import pytest
 from test_ftl_closed_loop import DEVICE, FTL_SIM, write_blktrace
 
+from mobifrag.measure.iozone import IozoneReportError, iozone_run
 from mobifrag.model import run_phases
 from mobifrag.model.run_phases import RunModels
 from mobifrag.tables.ext4tune import (
-    FIO_BENCHMARKS,
     TuningTableError,
     filebench_summary,
     filebench_workload,
@@ -24,7 +23,7 @@ from mobifrag.tables.ext4tune import (
     run_rows,
 )
 from mobifrag.workloads import ext4tune
-from mobifrag.workloads.ext4tune import FILEBENCH_MIXES
+from mobifrag.workloads.ext4tune import FILEBENCH_MIXES, IOZONE_TESTS
 
 MIB = 1024 * 1024
 needs_ftl_sim = pytest.mark.skipif(not FTL_SIM.is_file(), reason="ftl-sim is not built")
@@ -42,17 +41,51 @@ Flex block group size:    {flex}
 """
 
 
-def fio_report(path, sections, io_bytes=MIB):
-    """A fio JSON report: section → (op, per-thread MiB/s), with a drop job before each;
-    every thread moved `io_bytes`."""
-    jobs = []
-    for section, (op, rates) in sections.items():
-        jobs.append({"jobname": f"drop-before-{section}", "read": {"bw_bytes": 0}})
-        for rate in rates:
-            other = "read" if op == "write" else "write"
-            done = {"bw_bytes": int(rate * MIB), "io_bytes": io_bytes}
-            jobs.append({"jobname": section, op: done, other: {"bw_bytes": 0, "io_bytes": 0}})
-    path.write_text("drop-before-x : Saving output of prerun\n" + json.dumps({"jobs": jobs}))
+# IOzone's report of one throughput-mode test as it prints it (the header's credits cut)
+IOZONE_TEXT = """\tIozone: Performance Test of File I/O
+\t        Version $Revision: 3.489 $
+\tRun began: Sat Nov 28 05:47:48 2026
+
+\tNo retest option selected
+\tSetting no_unlink
+\tInclude fsync in write timing
+\tCommand line used: iozone -t {processes} {options} -s 1m -e -w -+n -F /run/fs/bench/f
+\tOutput is in kBytes/sec
+\tTime Resolution = 0.000001 seconds.
+\tThroughput test with {processes} process
+\tEach process writes a {file_kib} kByte file in {record} kByte records
+
+\tChildren see throughput for  {processes} {label} \t= {rate:10.2f} kB/sec
+\tParent sees throughput for  {processes} {label} \t= {parent:10.2f} kB/sec
+\tMin throughput per process \t\t\t= {each:10.2f} kB/sec
+\tMax throughput per process \t\t\t= {each:10.2f} kB/sec
+\tAvg throughput per process \t\t\t= {each:10.2f} kB/sec
+\tMin xfer \t\t\t\t\t= {xfer:10.2f} kB
+
+
+
+iozone test complete.
+"""
+# each test's options and IOzone's name for it (jobs/ext4tune-bench.sh)
+IOZONE_TEST_RUNS = {
+    "seq-write": ("-i 0 -r 256k", "initial writers", 256),
+    "seq-read": ("-i 1 -r 256k", "readers", 256),
+    "rand-write": ("-i 8 -+p 0 -r 4k", "mixed workload", 4),
+    "rand-read": ("-i 8 -+p 100 -r 4k", "mixed workload", 4),
+}
+
+
+def write_iozone(run, test, mib_s=10.0, processes=1, xfer_kib=1024):
+    """iozone/<test>.txt: `processes` each moving `xfer_kib` at `mib_s` per process."""
+    options, label, record = IOZONE_TEST_RUNS[test]
+    rate = mib_s * 1024 * processes
+    text = IOZONE_TEXT.format(
+        processes=processes, options=options, label=label, record=record, file_kib=xfer_kib,
+        rate=rate, parent=0.9 * rate, each=rate / processes, xfer=xfer_kib,
+    )  # fmt: skip
+    (run / "iozone").mkdir(parents=True, exist_ok=True)
+    (run / "iozone" / f"{test}.txt").write_text(text)
+    return run / "iozone" / f"{test}.txt"
 
 
 # filebench's output as its summary prints it: flowop → (ops, ms/op)
@@ -131,18 +164,16 @@ def run_trace(op, pieces, metadata=0, flushes=0):
 def make_run(
     root, scale=1.0, read="2.00 megabytes", written="512.00 kilobytes", wall=1e9, metadata=0
 ):
-    """A run whose fio rates scale with `scale`; every trace carries `metadata` extra
-    4 KiB writes (what a configuration's metadata traffic adds on the device)."""
+    """A run whose IOzone and filebench rates scale with `scale`; every trace carries
+    `metadata` extra 4 KiB writes (what a configuration's metadata traffic adds on the
+    device)."""
     run = root
-    (run / "fio").mkdir(parents=True)
-    sections = FIO_BENCHMARKS["iozone"][1]
-    fio_report(
-        run / "fio" / "iozone.json",
-        {s: ("write" if s.endswith("write") else "read", [10 * scale]) for s in sections},
-    )
-    for section in sections:
-        op = "write" if section.endswith("write") else "read"
-        write_blktrace(run / "blktrace" / f"iozone-{section}", run_trace(op, 64, metadata, 2))
+    run.mkdir(parents=True)
+    # IOzone: one process moving 1 MiB per test at 10 MiB/s × scale
+    for test in IOZONE_TESTS:
+        op = "write" if test.endswith("write") else "read"
+        write_iozone(run, test, mib_s=10 * scale)
+        write_blktrace(run / "blktrace" / f"iozone-{test}", run_trace(op, 64, metadata, 2))
     # FFSB in filebench: two threads, four 256 KiB files (1 MiB), its working time
     # shrinking with `scale`
     for mix in FILEBENCH_MIXES:
@@ -161,16 +192,18 @@ def make_run(
     return run
 
 
-def index(run, pattern="{report}-{job}", filebench_threads=2):
-    """A run's phases replayed as rule ftl_replay_run does (RUN_PHASE_DEPTHS: fio's by
-    its reports, filebench's at the config's thread count)."""
+def index(run, iozone_processes=1, filebench_threads=2):
+    """A run's phases replayed as rule ftl_replay_run does (RUN_PHASE_DEPTHS: IOzone's
+    at one process, filebench's at the config's thread count)."""
     out = run / "model" / "phases.json"
     sim = ["--device", str(DEVICE), "--ftl-sim", str(FTL_SIM)]
     depths = []
+    for test in IOZONE_TESTS:
+        depths += ["--depth", f"iozone-{test}", str(iozone_processes)]
     if filebench_threads:
         for mix in FILEBENCH_MIXES:
             depths += ["--depth", f"filebench-{mix}", str(filebench_threads)]
-    argv = [str(run), *sim, "--fio", pattern, *depths, "-o", str(out)]
+    argv = [str(run), *sim, *depths, "-o", str(out)]
     assert run_phases.main(argv) == 0
     return out
 
@@ -191,10 +224,12 @@ WRITE_BUSY_S, READ_BUSY_S = 4 * (2 + 0.5 + 0.5 + 0.25) / 1000, 4 * (2 + 0.5 + 0.
 
 
 @needs_ftl_sim
-def test_fio_rates_are_per_thread_means_and_postmark_is_bytes_over_wall(tmp_path):
+def test_iozone_rates_are_its_own_and_postmark_is_bytes_over_wall(tmp_path):
     rows = rows_by(run_rows("default", *modeled(make_run(tmp_path / "d", wall=2e9))), "default")
+    # IOzone's "Children see throughput", 10240 kB/sec
     assert rows["IOzone", "seq-write"]["wall_mib_s"] == pytest.approx(10)
     assert rows["IOzone", "rand-read"]["op"] == "read"
+    assert {r["tool"] for k, r in rows.items() if k[0] == "IOzone"} == {"iozone"}
     # filebench: its bytes per thread over each thread's share of the working time
     small_write = rows["FFSB", "small-write"]
     assert small_write["wall_mib_s"] == pytest.approx(FILEBENCH_BYTES / MIB / WRITE_BUSY_S)
@@ -258,18 +293,21 @@ def test_no_default_run_is_an_error_naming_it(tmp_path):
 
 
 @needs_ftl_sim
-def test_missing_fio_report_is_named(tmp_path):
+def test_missing_iozone_report_is_named(tmp_path):
     run = make_run(tmp_path / "d")
-    (run / "fio" / "iozone.json").unlink()
-    with pytest.raises(TuningTableError, match="iozone.json: no fio report"):
+    (run / "iozone" / "seq-read.txt").unlink()
+    with pytest.raises(TuningTableError, match="seq-read.txt: no IOzone report"):
         run_rows("default", *modeled(run))
 
 
 @needs_ftl_sim
-def test_missing_section_is_named(tmp_path):
+def test_unfinished_iozone_report_is_named(tmp_path):
+    # IOzone killed before its results: the report has its header and nothing else
     run = make_run(tmp_path / "d")
-    fio_report(run / "fio" / "iozone.json", {"seq-write": ("write", [1])})
-    with pytest.raises(TuningTableError, match="iozone.json: no job seq-read"):
+    report = run / "iozone" / "rand-write.txt"
+    report.write_text(report.read_text().split("Children see")[0])
+    match = "rand-write.txt: not a whole IOzone throughput report .*'Children see throughput'"
+    with pytest.raises(TuningTableError, match=match):
         run_rows("default", *modeled(run))
 
 
@@ -287,16 +325,13 @@ def test_missing_trace_of_a_run_is_named(tmp_path):
 
 
 @needs_ftl_sim
-def test_a_phase_modeled_at_another_depth_than_its_threads_is_refused(tmp_path):
+def test_a_phase_modeled_at_another_depth_than_its_processes_is_refused(tmp_path):
     run = make_run(tmp_path / "d")
-    # phases named by report alone: every fio section is unnamed, so modeled on one
-    # thread; IOzone ran one, so that passes
-    fio_report(
-        run / "fio" / "iozone.json",
-        {s: ("write" if "write" in s else "read", [5, 5]) for s in FIO_BENCHMARKS["iozone"][1]},
-    )
-    models = RunModels([index(run, pattern="{report}")])
-    match = "iozone.json: job seq-write: 2 threads, modeled at queue depth 1"
+    # IOzone ran two processes, its phases were modeled at the one the rule gives them
+    for test in IOZONE_TESTS:
+        write_iozone(run, test, processes=2)
+    models = RunModels([index(run)])
+    match = "seq-write.txt: 2 processes, modeled at queue depth 1"
     with pytest.raises(TuningTableError, match=match):
         run_rows("default", run, models)
 
@@ -312,13 +347,41 @@ def test_a_filebench_mix_modeled_without_its_thread_count_is_refused(tmp_path):
 
 
 @needs_ftl_sim
-def test_fio_job_without_data_is_refused(tmp_path):
+def test_iozone_test_without_data_is_refused(tmp_path):
     run = make_run(tmp_path / "d")
-    sections = {s: ("write" if "write" in s else "read", [5]) for s in FIO_BENCHMARKS["iozone"][1]}
-    sections["seq-read"] = ("read", [0])
-    fio_report(run / "fio" / "iozone.json", sections)
-    with pytest.raises(TuningTableError, match="iozone.json: a seq-read job moved no read"):
+    write_iozone(run, "seq-read", xfer_kib=0)
+    with pytest.raises(TuningTableError, match="seq-read.txt: IOzone's processes moved no data"):
         run_rows("default", *modeled(run))
+
+
+def test_iozone_report_gives_its_test_processes_sizes_and_rate(tmp_path):
+    done = iozone_run(write_iozone(tmp_path, "rand-write", mib_s=2.5, xfer_kib=32768))
+    assert (done.test, done.processes) == ("mixed workload", 1)
+    assert (done.file_kib, done.record_kib, done.min_xfer_kib) == (32768, 4, 32768)
+    assert done.children_kib_s == 2560
+
+
+@pytest.mark.parametrize(
+    ("replace", "match"),
+    [
+        # a result line IOzone did not write so (a rate in ops/sec, -O)
+        (("kB/sec\n\tParent", "ops/sec\n\tParent"),
+         r"seq-read.txt:14: a malformed 'Children see throughput' line"),
+        (("\tMin xfer \t\t\t\t\t=", "\tMin xfer = lots"),
+         r"seq-read.txt:19: a malformed 'Min xfer' line"),
+        # IOzone's own complaint
+        (("\tThroughput test", "\tCan not open temp file: /run/fs/bench/f\n\tThroughput test"),
+         r"seq-read.txt:11: IOzone reports a failure: Can not open temp file"),
+        # the children's count differs from the processes'
+        (("for  1 readers", "for  2 readers"), "seq-read.txt: 1 processes, throughput given for 2"),
+        (("iozone test complete.", ""), "seq-read.txt: not a whole .*'iozone test complete.'"),
+    ],
+)  # fmt: skip
+def test_iozone_report_errors_name_the_file_and_line(tmp_path, replace, match):
+    report = write_iozone(tmp_path, "seq-read")
+    report.write_text(report.read_text().replace(*replace))
+    with pytest.raises(IozoneReportError, match=match):
+        iozone_run(report)
 
 
 @needs_ftl_sim

@@ -1,8 +1,8 @@
 """IOzone, fetched as Debian's pinned iozone3 package (benchmarks/iozone, rule
 iozone_fetch): an unreachable mirror is an error naming it and the package; the fetched
-binary runs the Ext4-tuning study's four tests (on the host, in a scratch folder), each
-test only reads or only writes the file, and its reports are what the Ext4-tuning table
-reads."""
+binary runs the four tests as jobs/ext4tune-bench.sh invokes them (on the host, in a
+scratch folder), each test only reads or only writes the file, and its reports are what
+the Ext4-tuning table reads."""
 
 import re
 import shutil
@@ -16,14 +16,7 @@ from mobifrag.workloads.ext4tune import IOZONE_TESTS
 
 SOURCE = REPO / "benchmarks" / "iozone"
 IOZONE = REPO / "build" / "iozone" / "bin" / "iozone"
-# each test's options: sequential with 256 KiB records, random with 4 KiB records (the
-# random-mix test, -+p the percentage of its processes that read)
-OPTIONS = {
-    "seq-write": "-i 0 -r 256k",
-    "seq-read": "-i 1 -r 256k",
-    "rand-write": "-i 8 -+p 0 -r 4k",
-    "rand-read": "-i 8 -+p 100 -r 4k",
-}
+JOB = REPO / "jobs" / "ext4tune-bench.sh"
 # IOzone's name for each test in its throughput report
 LABELS = {
     "seq-write": "initial writers",
@@ -39,6 +32,11 @@ def pin():
         for line in (SOURCE / "upstream.env").read_text().splitlines()
         if line and not line.startswith("#")
     )
+
+
+def job_options():
+    """Each test's IOzone options as the job gives them (its iozone_options)."""
+    return dict(re.findall(r"^\s*([a-z-]+)\) echo '(-i [^']*)' ;;$", JOB.read_text(), re.M))
 
 
 @pytest.mark.skipif(shutil.which("apt-get") is None, reason="no apt-get")
@@ -65,9 +63,13 @@ def iozone():
     return IOZONE
 
 
-def test_the_four_tests_run_and_each_only_reads_or_only_writes(tmp_path, iozone):
+def test_the_job_names_every_test(iozone):
+    assert set(job_options()) == set(IOZONE_TESTS)
+
+
+def test_the_four_tests_run_as_the_job_runs_them(tmp_path, iozone):
     target = tmp_path / "iozone.tmp"
-    options = OPTIONS
+    options = job_options()
     for test in IOZONE_TESTS:
         before = target.stat().st_mtime_ns if target.exists() else None
         command = [str(iozone), "-t", "1", *options[test].split(), "-s", "1m"]

@@ -5,29 +5,31 @@ workload) of `jobs/ext4tune-bench.sh` runs, normalized to the `default` configur
         --model RESULTS/ext4tune/runs/default/model/phases.json ... \
         --table bench.csv --configs configs.csv
 
-`bench.csv`: each workload — fio standing in for IOzone (a section of its job file),
-FFSB's four tests run by filebench (benchmarks/filebench/ffsb-<mix>.f; the rate is per
-thread: the paper's metric is data per second per thread), Postmark's reads and its
-writes (one run, two rows) — judged on the device model: the job traced every run
-(blktrace/iozone-<section>/, blktrace/filebench-<mix>/, blktrace/postmark/), and rule
-ftl_replay_run replayed its trace through ftl-sim on the device profile closed loop with
-one request in flight per thread (`--model`: each run's kept index). Columns: the run's
-threads (its queue depth), `workload_bytes` (what the benchmark moved in the row's
-direction: fio's bytes; filebench's count of whole-file reads or writes in its summary
-times the fileset's file size in the workload it ran; the bytes Postmark reports read or
-written), the trace's
-block requests, bytes read and written and flushes (where the paper's mechanisms show:
-fewer metadata writes, fewer barriers), `device_ms`, `modeled_ms` (device time + the
-profile's host overhead per request), `modeled_mib_s` = workload bytes / threads /
-modeled time, `trace_mib_s` = the trace's bytes in the row's direction / threads /
-modeled time (what the device moved), and `modeled_normalized`, the modeled rate over
-the default configuration's. Postmark's read and write rates share its one run's time,
-as Postmark's own report does, so their ratios to the default differ only where its
-bytes do (read_bytes and write_bytes tell them apart on the device). The emulator's wall
-time stays as a secondary series: `wall_mib_s` (fio's per-thread bandwidth; filebench's
-bytes over the time its threads spent in the file operations, from the latencies its
-summary reports; Postmark's bytes over its wall time, postmark then sync) and
-`wall_normalized`.
+`bench.csv`: each workload — IOzone's four tests (one IOzone run each, iozone/<test>.txt:
+sequential write and read with 256 KiB records, random write and read with 4 KiB
+records, one process), FFSB's four tests run by filebench
+(benchmarks/filebench/ffsb-<mix>.f; the rate is per thread: the paper's metric is data
+per second per thread), Postmark's reads and its writes (one run, two rows) — judged on
+the device model: the job traced every run (blktrace/iozone-<test>/,
+blktrace/filebench-<mix>/, blktrace/postmark/), and rule ftl_replay_run replayed its
+trace through ftl-sim on the device profile closed loop with one request in flight per
+thread (`--model`: each run's kept index). Columns: the run's threads (its queue depth),
+`workload_bytes` (what the benchmark moved in the row's direction: what IOzone reports
+each process moved, "Min xfer", times its processes; filebench's count of whole-file
+reads or writes in its summary times the fileset's file size in the workload it ran; the
+bytes Postmark reports read or written), the trace's block requests, bytes read and
+written and flushes (where the paper's mechanisms show: fewer metadata writes, fewer
+barriers), `device_ms`, `modeled_ms` (device time + the profile's host overhead per
+request), `modeled_mib_s` = workload bytes / threads / modeled time, `trace_mib_s` = the
+trace's bytes in the row's direction / threads / modeled time (what the device moved),
+and `modeled_normalized`, the modeled rate over the default configuration's. Postmark's
+read and write rates share its one run's time, as Postmark's own report does, so their
+ratios to the default differ only where its bytes do (read_bytes and write_bytes tell
+them apart on the device). The emulator's wall time stays as a secondary series:
+`wall_mib_s` (IOzone's throughput as it reports it, "Children see throughput" in KiB/s,
+in MiB/s per process, the writes' fsync in it; filebench's bytes over the time its
+threads spent in the file operations, from the latencies its summary reports; Postmark's
+bytes over its wall time, postmark then sync) and `wall_normalized`.
 
 `configs.csv`: what each run really had — inode size, flex group size, block groups
 (dumpe2fs), the mount options (/proc/mounts), the aged utilization (df), and what the
@@ -41,19 +43,14 @@ import re
 import sys
 from pathlib import Path
 
-from mobifrag.measure.fio import FioReportError, fio_jobs
+from mobifrag.measure.iozone import IozoneReportError, IozoneRun, iozone_run
 from mobifrag.model import ftl
 from mobifrag.model.run_phases import ModelIndexError, RunModels
 from mobifrag.workflow.atomic import write_table
-from mobifrag.workloads.ext4tune import FILEBENCH_MIXES
+from mobifrag.workloads.ext4tune import FILEBENCH_MIXES, IOZONE_TESTS
 
 BASELINE = "default"
 MIB = 1024 * 1024
-# fio job file (benchmarks/fio/<stem>.fio) → the paper's benchmark it stands in for,
-# and its measured sections (jobs of that name; drop-before-* jobs only clear caches).
-FIO_BENCHMARKS = {
-    "iozone": ("IOzone", ("seq-write", "seq-read", "rand-write", "rand-read")),
-}
 # FFSB's tests (workloads.ext4tune.FILEBENCH_MIXES): the job keeps each as run in
 # filebench/<mix>.f and filebench's output in filebench/<mix>.txt, and traces it as
 # phase filebench-<mix>.
@@ -92,10 +89,10 @@ class TuningTableError(RuntimeError):
     """A run that cannot be tabulated; the message names the file."""
 
 
-def fio_report(report: Path) -> list[dict]:
+def iozone_report(report: Path) -> IozoneRun:
     try:
-        return fio_jobs(report)
-    except FioReportError as error:
+        return iozone_run(report)
+    except IozoneReportError as error:
         raise TuningTableError(str(error)) from None
 
 
@@ -107,44 +104,24 @@ def modeled_phase(models: RunModels, run: Path, phase: str) -> tuple[dict, int]:
         raise TuningTableError(str(error)) from None
 
 
-def section_jobs(report: Path, jobs: list[dict], section: str, op: str) -> list[dict]:
-    """The `op` parts of the threads (jobs) of one section."""
-    try:
-        done = [job[op] for job in jobs if job["jobname"] == section]
-        rates = [part["bw_bytes"] for part in done]
-    except (KeyError, TypeError) as error:
-        raise TuningTableError(f"{report}: job {section}: no {op} rate ({error})") from None
-    if not done:
-        raise TuningTableError(f"{report}: no job {section}")
-    if min(rates) <= 0:
-        raise TuningTableError(f"{report}: a {section} job moved no {op} data in fio's 1 ms")
-    return done
-
-
-def section_mib_s(report: Path, jobs: list[dict], section: str, op: str) -> float:
-    """Mean MiB/s over the threads (jobs) of one section."""
-    done = section_jobs(report, jobs, section, op)
-    return sum(part["bw_bytes"] for part in done) / MIB / len(done)
-
-
-def fio_rows(run: Path, models: RunModels) -> list[dict]:
+def iozone_rows(run: Path, models: RunModels) -> list[dict]:
+    """IOzone's four tests, each one IOzone run (iozone/<test>.txt) and traced phase
+    (iozone-<test>): the bytes its processes moved, their rate as IOzone reports it."""
     rows = []
-    for stem, (benchmark, sections) in FIO_BENCHMARKS.items():
-        report = run / "fio" / f"{stem}.json"
-        jobs = fio_report(report)
-        for section in sections:
-            op = "write" if section.endswith("write") else "read"
-            done = section_jobs(report, jobs, section, op)
-            moved = sum(part.get("io_bytes", 0) for part in done)
-            if moved <= 0:
-                raise TuningTableError(f"{report}: job {section}: no {op} io_bytes")
-            summary, depth = modeled_phase(models, run, f"{stem}-{section}")
-            if depth != len(done):
-                raise TuningTableError(
-                    f"{report}: job {section}: {len(done)} threads, modeled at queue depth {depth}"
-                )
-            rate = section_mib_s(report, jobs, section, op)
-            rows.append(_row(benchmark, "fio", section, op, len(done), moved, summary, rate))
+    for test in IOZONE_TESTS:
+        op = "write" if test.endswith("write") else "read"
+        report = run / "iozone" / f"{test}.txt"
+        done = iozone_report(report)
+        moved = done.min_xfer_kib * 1024 * done.processes
+        if moved <= 0:
+            raise TuningTableError(f"{report}: IOzone's processes moved no data")
+        summary, depth = modeled_phase(models, run, f"iozone-{test}")
+        if depth != done.processes:
+            raise TuningTableError(
+                f"{report}: {done.processes} processes, modeled at queue depth {depth}"
+            )
+        rate = done.children_kib_s / 1024 / done.processes
+        rows.append(_row("IOzone", "iozone", test, op, done.processes, moved, summary, rate))
     return rows
 
 
@@ -309,7 +286,7 @@ def _row(
 
 
 def run_rows(config: str, run: Path, models: RunModels) -> list[dict]:
-    rows = fio_rows(run, models) + filebench_rows(run, models) + postmark_rows(run, models)
+    rows = iozone_rows(run, models) + filebench_rows(run, models) + postmark_rows(run, models)
     return [{"config": config, **row} for row in rows]
 
 

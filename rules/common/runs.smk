@@ -3,7 +3,7 @@
 import json
 import math
 
-from mobifrag.workloads.ext4tune import FILEBENCH_MIXES
+from mobifrag.workloads.ext4tune import FILEBENCH_MIXES, IOZONE_TESTS
 
 # Every phase of a synchronous workload replays closed loop on a device written once
 # (the ftl_replay_phase jobs; variant tokens of rules/infra/model.smk).
@@ -24,8 +24,9 @@ RUN_PHASE_DEPTHS = {
     "ars/eval/fragbench": "--fio '{report}'",
     "ars/eval/sqlite": "--replay 'sqlite-{report}'",
     "ars/eval/apps": "--replay '{report}'",
-    # fio's phases by its reports; filebench's (FFSB's four tests) run the config's threads
-    "ext4tune/runs": "--fio '{report}-{job}'"
+    # IOzone's four tests run one process each; filebench's (FFSB's four tests) the
+    # config's threads
+    "ext4tune/runs": "".join(f" --depth iozone-{test} 1" for test in IOZONE_TESTS)
     + "".join(
         f" --depth filebench-{mix} {config['ext4tune']['ffsb_threads']}"
         for mix in FILEBENCH_MIXES

@@ -6,8 +6,9 @@
 # results/{device}/{scale}/ (the tables):
 #   aging.iotrace               256 KB files created and deleted to half full (§4.1)
 #   runs/{config}/              one configuration's aged file system and benchmarks
-#                               (each run traced: blktrace/<benchmark>-<section>/,
-#                               blktrace/filebench-<mix>/ for FFSB's four filebench tests)
+#                               (each run traced: blktrace/iozone-<test>/ for IOzone's
+#                               four tests, blktrace/postmark/, blktrace/filebench-<mix>/
+#                               for FFSB's four filebench tests)
 #   bench.csv, configs.csv      mobifrag/tables/ext4tune.py (runs modeled on the profile)
 
 from mobifrag.workloads.ext4tune import FILEBENCH_MIXES
@@ -63,7 +64,7 @@ rule ext4tune_aging_trace:
 use rule guest_job as ext4tune_bench with:
     input:
         unpack(guest_inputs("jobs/ext4tune-bench.sh")),
-        fio="benchmarks/fio/iozone.fio",
+        iozone=IOZONE,
         filebench_workloads=[
             f"benchmarks/filebench/ffsb-{m}.f" for m in FILEBENCH_MIXES
         ],
@@ -81,7 +82,7 @@ use rule guest_job as ext4tune_bench with:
         disk_mib=lambda w: ext4tune_params(w.scale)["disk_mib"],
         job_args=guest_args(
             "{mkfs} {mount} $(realpath {input.trace}) {seed} {sizes}"
-            " $(realpath {input.filebench}) {mixes}",
+            " $(realpath {input.iozone}) $(realpath {input.filebench}) {mixes}",
             mixes=shlex.quote(" ".join(FILEBENCH_MIXES)),
             mkfs=ext4tune_mkfs,
             mount=lambda w: shlex.quote(EXT4TUNE["configurations"][w.config]["mount"]),
