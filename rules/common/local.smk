@@ -35,6 +35,8 @@ localrules:
     ars_eval_mobibench_fetch,
     ars_eval_mobibench_trace,
     ars_eval_trace_stats,
+    # IOzone's Debian package, fetched and unpacked (no build; the network again)
+    iozone_fetch,
     # Table builders over the guests' snapshots and kept model replays
     concurrent_appenders_tables,
     autoage_tables,
