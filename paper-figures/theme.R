@@ -105,29 +105,42 @@ sqlite_or_not <- function(class) {
 # The rows of the last day of a daily table (the most aged snapshot).
 last_day <- function(table) table[table$day == max(table$day), ]
 
+# Median and range over repetitions (the `rep` column of a repeated experiment's table)
+# of `column`, per combination of the `by` columns.
+over_repetitions <- function(table, column, by) {
+  groups <- table[by]
+  summary <- aggregate(table[[column]], groups, function(x) c(median(x), min(x), max(x)))
+  values <- summary$x
+  data.frame(summary[by], median = values[, 1], low = values[, 2], high = values[, 3])
+}
+
 # Times of one operation of a dispersed-I/O table, modeled (profile's cache) and emulator
-# wall, each normalized to its smallest region (TMC Figs. 13a/b).
+# wall, each normalized to its smallest region within its repetition, then the median
+# and range over repetitions (TMC Figs. 13a/b).
 normalized_dispersed <- function(table, operation) {
   rows <- table[table$op == operation & table$model == "profile", ]
-  rows <- rows[order(rows$region_mib), ]
-  rbind(
-    data.frame(region_mib = rows$region_mib, time = "modeled",
-      normalized = rows$modeled_ms / rows$modeled_ms[[1]]),
-    data.frame(region_mib = rows$region_mib, time = "emulator wall",
-      normalized = rows$emulator_wall_ms / rows$emulator_wall_ms[[1]])
+  rows <- rows[order(rows$rep, rows$region_mib), ]
+  normalize <- function(ms) ms / ave(ms, rows$rep, FUN = function(x) x[[1]])
+  points <- rbind(
+    data.frame(rows["rep"], region_mib = rows$region_mib, time = "modeled",
+      normalized = normalize(rows$modeled_ms)),
+    data.frame(rows["rep"], region_mib = rows$region_mib, time = "emulator wall",
+      normalized = normalize(rows$emulator_wall_ms))
   )
+  over_repetitions(points, "normalized", c("region_mib", "time"))
 }
 
 plot_normalized_dispersed <- function(points, operation) {
-  ggplot(points, aes(region_mib, normalized, colour = time, shape = time)) +
+  ggplot(points, aes(region_mib, median, colour = time, shape = time)) +
     geom_line() +
     geom_point(size = 2) +
+    geom_linerange(aes(ymin = low, ymax = high)) +
     scale_x_log10() +
     scale_colour_manual(values = palette_for(2)) +
     labs(
       x = "I/O region (MiB, log scale)",
       y = sprintf("%s time / time in the smallest region", operation),
-      colour = NULL, shape = NULL
+      colour = NULL, shape = NULL, caption = "points: median of the repetitions; bars: their range"
     ) +
     theme_mobifrag()
 }

@@ -8,15 +8,20 @@ args <- figure_args(1)
 dispersed <- read_table(args$tables[[1]])
 models <- c("R-16", "R-128", "W-16", "W-128", "W-GC")
 rows <- dispersed[dispersed$model %in% models, ]
-rows$model <- factor(rows$model, levels = models)
+times <- over_repetitions(rows, "modeled_ms", c("model", "region_mib"))
+times$model <- factor(times$model, levels = models)
 
-plot <- ggplot(rows, aes(region_mib, modeled_ms / 1000, colour = model, shape = model)) +
+plot <- ggplot(times, aes(region_mib, median / 1000, colour = model, shape = model)) +
   geom_line() +
   geom_point(size = 2) +
+  geom_linerange(aes(ymin = low / 1000, ymax = high / 1000)) +
   scale_x_log10() +
   scale_y_log10() +
   scale_colour_manual(values = palette_for(length(models))) +
-  labs(x = "I/O region (MiB, log scale)", y = "modeled time (s, log scale)") +
+  labs(
+    x = "I/O region (MiB, log scale)", y = "modeled time (s, log scale)",
+    caption = "points: median of the repetitions; bars: their range"
+  ) +
   theme_mobifrag()
 
 save_figure(plot, args)

@@ -4,6 +4,7 @@ import csv
 import json
 
 import pytest
+import yaml
 
 from conftest import REPO, clear_results, emulator_platform_run, snakemake
 from mobifrag.tables import dispersed as dispersed_table
@@ -57,6 +58,52 @@ def test_a_damaged_summary_is_named(tmp_path):
         )
 
 
+def two_repetitions(tmp_path):
+    runs = {}
+    for rep, runtime in (("1", 5), ("2", 6)):
+        run = tmp_path / f"rep-{rep}"
+        (run / "blktrace" / "read-1").mkdir(parents=True)
+        fio_report(run, "read-1", runtime)
+        runs[rep] = run
+    return runs
+
+
+def test_each_repetition_gives_its_own_rows_in_repetition_order(tmp_path):
+    runs = two_repetitions(tmp_path)
+    models = [
+        ("2", "read", "1", "R-16", summary(tmp_path / "b.json", reads=20)),
+        ("1", "read", "1", "R-16", summary(tmp_path / "a.json", reads=10)),
+    ]
+    rows = dispersed_table.repeated_rows(runs, models)
+    assert [(r["rep"], r["requests"], r["emulator_wall_ms"]) for r in rows] == [
+        ("1", 10, "5"),
+        ("2", 20, "6"),
+    ]
+
+
+def test_a_repetition_without_models_is_named(tmp_path):
+    runs = two_repetitions(tmp_path)
+    models = [("1", "read", "1", "R-16", summary(tmp_path / "a.json"))]
+    with pytest.raises(dispersed_table.DispersedError, match="no --model of repetition 2"):
+        dispersed_table.repeated_rows(runs, models)
+
+
+def test_a_model_of_an_unknown_repetition_is_named(tmp_path):
+    runs = two_repetitions(tmp_path)
+    models = [("3", "read", "1", "R-16", summary(tmp_path / "a.json"))]
+    with pytest.raises(dispersed_table.DispersedError, match="repetition 3, which has no --run"):
+        dispersed_table.repeated_rows(runs, models)
+
+
+def test_the_command_line_rejects_a_repetition_that_is_not_a_number(tmp_path, capsys):
+    runs = two_repetitions(tmp_path)
+    model = summary(tmp_path / "a.json")
+    argv = ["--run", "first", str(runs["1"]), "--model", "first", "read", "1", "R-16", model]
+    assert dispersed_table.main([*argv, "--table", str(tmp_path / "t.csv")]) == 1
+    assert "not 'first'" in capsys.readouterr().err
+    assert not (tmp_path / "t.csv").exists()
+
+
 def test_phase_folders_are_ordered_by_operation_and_region(tmp_path):
     for name in ("write-64", "read-16", "read-1"):
         (tmp_path / "blktrace" / name).mkdir(parents=True)
@@ -83,11 +130,20 @@ def test_a_missing_fio_report_is_named(tmp_path):
 
 
 @pytest.fixture(scope="module")
-def dispersed(emulator_kernel):
+def repetitions(emulator_kernel):
+    """Rows per repetition of the test scale's dispersed table."""
     clear_results("test", "dispersed")
     snakemake(str((DISPERSED / "dispersed.csv").relative_to(REPO)), "--config", "scale=test")
+    by_rep = {}
     with open(DISPERSED / "dispersed.csv") as handle:
-        return {(r["op"], int(r["region_mib"]), r["model"]): r for r in csv.DictReader(handle)}
+        for r in csv.DictReader(handle):
+            by_rep.setdefault(r["rep"], {})[(r["op"], int(r["region_mib"]), r["model"])] = r
+    return by_rep
+
+
+@pytest.fixture(scope="module")
+def dispersed(repetitions):
+    return repetitions["1"]
 
 
 def device_ms(rows, op, region, model):
@@ -127,7 +183,24 @@ def test_garbage_collection_dominates_aged_writes(dispersed):
 def test_each_phase_keeps_its_block_trace(dispersed):
     for op, region, _ in dispersed:
         assert list(
-            (emulator_platform_run("test") / "dispersed/ext4/run/blktrace" / f"{op}-{region}").glob(
-                "trace.blktrace.*"
-            )
+            (
+                emulator_platform_run("test") / "dispersed/ext4/rep-1/blktrace" / f"{op}-{region}"
+            ).glob("trace.blktrace.*")
         )
+
+
+def fio_seed(run, phase):
+    text = (run / "fio" / f"{phase}.json").read_text()
+    return json.loads(text[text.find("{") :])["jobs"][0]["job options"]["randseed"]
+
+
+@pytest.mark.emulator
+def test_repetitions_draw_their_own_offsets(repetitions):
+    # scales.test.repetitions: 2; the first repetition keeps the study's seed, the second
+    # draws its random offsets from another.
+    assert sorted(repetitions) == ["1", "2"]
+    assert repetitions["1"].keys() == repetitions["2"].keys()
+    seed = yaml.safe_load((REPO / "config/config.yaml").read_text())["seed"]
+    runs = {rep: emulator_platform_run("test") / f"dispersed/ext4/rep-{rep}" for rep in "12"}
+    assert fio_seed(runs["1"], "write-1") == str(seed)
+    assert fio_seed(runs["2"], "write-1") == str(seed + 1)

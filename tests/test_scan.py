@@ -11,15 +11,34 @@ pytestmark = pytest.mark.emulator
 SCAN = REPO / "results/emulator-emmc/test/scan"
 
 
+def by_repetition(table, key):
+    rows = {}
+    with open(table) as handle:
+        for row in csv.DictReader(handle):
+            rows.setdefault(row["rep"], {})[row[key]] = row
+    return rows
+
+
 @pytest.fixture(scope="module")
-def scan(emulator_kernel):
+def repetitions(emulator_kernel):
+    """(scan rows, fits) per repetition of the test scale's scan."""
     clear_results("test", "scan")
     snakemake(str((SCAN / "ext4/fit.csv").relative_to(REPO)), "--config", "scale=test")
-    with open(SCAN / "ext4/scan.csv") as handle:
-        rows = {row["trace"]: row for row in csv.DictReader(handle)}
-    with open(SCAN / "ext4/fit.csv") as handle:
-        fits = {row["time"]: row for row in csv.DictReader(handle)}
-    return rows, fits
+    rows = by_repetition(SCAN / "ext4/scan.csv", "trace")
+    fits = by_repetition(SCAN / "ext4/fit.csv", "time")
+    return {rep: (rows[rep], fits[rep]) for rep in rows}
+
+
+@pytest.fixture(scope="module")
+def scan(repetitions):
+    return repetitions["1"]
+
+
+def test_every_repetition_scans_every_file_with_its_own_fit(repetitions):
+    assert sorted(repetitions) == ["1", "2"]  # scales.test.repetitions
+    for rows, fits in repetitions.values():
+        assert set(rows) == {"holes-000004k", "holes-000064k", "holes-001024k", "pristine"}
+        assert set(fits) == {"modeled_ms", "emulator_wall_ms"}
 
 
 def test_holes_set_the_fragment_size(scan):
@@ -45,7 +64,7 @@ def test_modeled_time_is_linear_in_dof(scan):
 def test_blktrace_files_are_kept_with_the_results(scan):
     for name in ("pristine", "holes-000004k"):
         assert list(
-            (emulator_platform_run("test") / "scan/ext4/run/blktrace" / name).glob(
+            (emulator_platform_run("test") / "scan/ext4/rep-2/blktrace" / name).glob(
                 "trace.blktrace.*"
             )
         )

@@ -1,5 +1,9 @@
+import json
+
 import pytest
 
+from conftest import write_snapshot
+from mobifrag.tables import scan
 from mobifrag.tables.scan import ScanError, hole_kib, linear_fit
 
 
@@ -23,3 +27,59 @@ def test_hole_size_from_trace_name():
     assert hole_kib("holes-000004k") == 4
     assert hole_kib("holes-001024k") == 1024
     assert hole_kib("pristine") == "NA"
+
+
+def scan_run(root, rep, pieces, read_ns):
+    """A scan job folder of one repetition: the file of `pieces` 4 KiB extents after
+    4 KiB holes, and pristine in one extent."""
+    run = root / f"rep-{rep}"
+    layouts = {"holes-000004k": pieces, "pristine": 1}
+    for trace, count in layouts.items():
+        size = 4096 * pieces
+        extents = [
+            ("target/scanned0.bin", i, i * size // count, 2 * i * size // count, size // count, "")
+            for i in range(count)
+        ]
+        files = [("target/scanned0.bin", size, size, count, 12)]
+        write_snapshot(run / "snapshots" / trace, files=files, extents=extents)
+    rows = [f"{trace}\t{read_ns}" for trace in layouts]
+    (run / "scan.tsv").write_text("trace\tread_ns\n" + "\n".join(rows) + "\n")
+    return run
+
+
+def model(path, requests, modeled_us):
+    summary = {"requests": {"read": {"count": requests}}}
+    summary["time"] = {"device_busy_us": modeled_us / 2, "modeled_us": modeled_us}
+    path.write_text(json.dumps(summary))
+    return path
+
+
+def two_repetitions(tmp_path):
+    runs = {"1": scan_run(tmp_path, 1, 8, 5_000_000), "2": scan_run(tmp_path, 2, 4, 6_000_000)}
+    models = {
+        (rep, trace): model(tmp_path / f"{rep}-{trace}.json", requests, us)
+        for rep, factor in (("1", 2), ("2", 1))
+        for trace, requests, us in (("holes-000004k", 8 * factor, 900), ("pristine", 1, 300))
+    }
+    return runs, models
+
+
+def test_every_repetition_gives_rows_and_a_fit_of_its_own(tmp_path):
+    table, fits = scan.tables(*two_repetitions(tmp_path))
+    holes = [(r["rep"], r["fragments"], r["requests"]) for r in table if r["trace"] != "pristine"]
+    assert holes == [("1", 8, 16), ("2", 4, 8)]
+    assert [(f["rep"], f["time"]) for f in fits] == [
+        ("1", "modeled_ms"),
+        ("1", "emulator_wall_ms"),
+        ("2", "modeled_ms"),
+        ("2", "emulator_wall_ms"),
+    ]
+    slopes = {f["rep"]: float(f["slope_ms_per_dof"]) for f in fits if f["time"] == "modeled_ms"}
+    assert slopes["2"] > slopes["1"]  # the same 0.6 ms more over fewer fragments
+
+
+def test_a_repetition_without_its_model_is_named(tmp_path):
+    runs, models = two_repetitions(tmp_path)
+    del models["2", "pristine"]
+    with pytest.raises(ScanError, match="pristine in repetition 2"):
+        scan.tables(runs, models)

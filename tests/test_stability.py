@@ -44,4 +44,8 @@ def test_prepare_copies_the_scale_under_a_new_name(tmp_path):
     out = tmp_path / "stability.yaml"
     assert main(["prepare", "--scale", "test", "--out", str(out)]) == 0
     config = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
-    assert yaml.safe_load(out.read_text()) == {"scales": {"test-again": config["scales"]["test"]}}
+    preset = yaml.safe_load(out.read_text())["scales"]["test-again"]
+    offset = preset.pop("repetition_seed_offset")
+    assert preset == config["scales"]["test"]
+    # test runs 2 repetitions (seeds +0, +1): the second study's start after them
+    assert offset == config["scales"]["test"]["repetitions"] == 2

@@ -5,7 +5,8 @@
 
 `prepare` writes a config file that adds the scale `<scale>-again`, a copy of the preset:
 run under that name, every workload, platform run and table is made anew in folders of
-its own, with the repetitions of each repeated experiment on fresh guests. `compare`
+its own, with the repetitions of each repeated experiment on fresh guests and with seeds
+that follow the first study's (`repetition_seed_offset`). `compare`
 lists every claim whose verdict differs between the two runs' claims.csv and fails when
 one is reproduced in one run and not reproduced in the other: such a flip means a band
 judged a value its interval could not decide, which the inconclusive verdict exists for.
@@ -39,7 +40,12 @@ def prepare(config: Path, scale: str, out: Path) -> None:
     if scale not in data["scales"]:
         raise StabilityError(f"{config}: no scale {scale!r}")
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(yaml.safe_dump({"scales": {again(scale): data["scales"][scale]}}))
+    preset = dict(data["scales"][scale])
+    # The second study's repetitions draw seeds of their own: after the first's.
+    preset["repetition_seed_offset"] = preset.get("repetition_seed_offset", 0) + preset[
+        "repetitions"
+    ]
+    out.write_text(yaml.safe_dump({"scales": {again(scale): preset}}))
 
 
 def verdicts(table: Path) -> dict[str, tuple[str, str]]:

@@ -1,8 +1,8 @@
-"""Dispersed I/O (TMC §5.3.2–5.3.3, Fig. 13): one row per (operation, region, device
-model) of a `jobs/dispersed.sh` run.
+"""Dispersed I/O (TMC §5.3.2–5.3.3, Fig. 13): one row per (repetition, operation,
+region, device model) of `jobs/dispersed.sh` runs.
 
-    python -m mobifrag.tables.dispersed --run RUN_DIR \
-        --model read 16 R-16 model/read-16/ftl_fill100_closed_cache16k.json ... \
+    python -m mobifrag.tables.dispersed --run 1 REP1_DIR --run 2 REP2_DIR \
+        --model 1 read 16 R-16 rep-1/model/read-16/ftl_fill100_closed_cache16k.json ... \
         --table dispersed.csv
 
 The device models are those of TMC Fig. 13c, defined once in config `dispersed.models`;
@@ -21,9 +21,10 @@ import sys
 from pathlib import Path
 
 from mobifrag.model import ftl
+from mobifrag.tables.repetitions import in_order, repetition
 from mobifrag.workflow.atomic import write_table
 
-COLUMNS = ("op", "region_mib", "model", "requests", "device_ms", "modeled_ms")
+COLUMNS = ("rep", "op", "region_mib", "model", "requests", "device_ms", "modeled_ms")
 COLUMNS += ("emulator_wall_ms",)
 PHASE = re.compile(r"(read|write)-(\d+)$")
 
@@ -56,8 +57,8 @@ def phases(run: Path) -> list[tuple[str, int]]:
 
 
 def dispersed_rows(run: Path, models: list[tuple[str, str, str, str]]) -> list[dict]:
-    """One row per (operation, region, model), ordered by operation and region; each
-    phase must have been run by the job (its block trace and fio report)."""
+    """One run's row per (operation, region, model), ordered by operation and region;
+    each phase must have been run by the job (its block trace and fio report)."""
     ran = set(phases(run))
     rows = []
     for op, region, model, summary_path in sorted(models, key=lambda m: (m[0], int(m[1]))):
@@ -77,22 +78,53 @@ def dispersed_rows(run: Path, models: list[tuple[str, str, str, str]]) -> list[d
     return rows
 
 
+def repeated_rows(runs: dict[str, Path], models: list[tuple[str, ...]]) -> list[dict]:
+    """The rows of every repetition, in repetition order; `models` are (repetition,
+    operation, region, model, summary) and each repetition needs a run and a model."""
+    by_rep: dict[str, list[tuple[str, str, str, str]]] = {rep: [] for rep in runs}
+    for rep, *model in models:
+        if rep not in by_rep:
+            raise DispersedError(f"a model of repetition {rep}, which has no --run")
+        by_rep[rep].append(tuple(model))
+    rows = []
+    for rep in in_order(runs):
+        if not by_rep[rep]:
+            raise DispersedError(f"{runs[rep]}: no --model of repetition {rep}")
+        rows += [{"rep": rep, **row} for row in dispersed_rows(runs[rep], by_rep[rep])]
+    return rows
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--run", type=Path, required=True)
     parser.add_argument(
-        "--model",
-        nargs=4,
+        "--run",
+        nargs=2,
         action="append",
         required=True,
-        metavar=("OP", "MIB", "NAME", "SUMMARY"),
+        metavar=("REP", "RUN_DIR"),
+        help="one repetition's dispersed job folder",
+    )
+    parser.add_argument(
+        "--model",
+        nargs=5,
+        action="append",
+        required=True,
+        metavar=("REP", "OP", "MIB", "NAME", "SUMMARY"),
         help="one phase's replay under one device model (ftl-sim JSON summary)",
     )
     parser.add_argument("--table", type=Path, required=True)
     args = parser.parse_args(argv)
     try:
-        rows = dispersed_rows(args.run, args.model)
-    except (DispersedError, ftl.FtlSimError, KeyError, OSError) as error:
+        runs = {repetition(rep): Path(path) for rep, path in args.run}
+        models = [(repetition(rep), *model) for rep, *model in args.model]
+        rows = repeated_rows(runs, models)
+    except (
+        argparse.ArgumentTypeError,
+        DispersedError,
+        ftl.FtlSimError,
+        KeyError,
+        OSError,
+    ) as error:
         print(f"dispersed_table: {error}", file=sys.stderr)
         return 1
     write_table(args.table, COLUMNS, rows)

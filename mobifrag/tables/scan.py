@@ -1,8 +1,8 @@
-"""Scan time vs DoF (TMC §5.1, Fig. 9; §5.3.1): one row per aged state of a
-`jobs/scan.sh` run, and a linear fit t = a·DoF + b.
+"""Scan time vs DoF (TMC §5.1, Fig. 9; §5.3.1): one row per repetition and aged state
+of `jobs/scan.sh` runs, and per repetition a linear fit t = a·DoF + b.
 
-    python -m mobifrag.tables.scan --run RUN_DIR \
-        --model holes-000004k model/holes-000004k/ftl_fill100_closed.json ... \
+    python -m mobifrag.tables.scan --run 1 REP1_DIR --run 2 REP2_DIR \
+        --model 1 holes-000004k rep-1/model/holes-000004k/ftl_fill100_closed.json ... \
         --table scan.csv --fit fit.csv
 
 Times per row: `modeled_ms` (ftl-sim's device busy time for the captured read trace,
@@ -23,11 +23,12 @@ from pathlib import Path
 from mobifrag.measure.fragmentation import degree_of_fragmentation, fragments
 from mobifrag.measure.snapshot import SnapshotError, read_snapshot
 from mobifrag.model import ftl
+from mobifrag.tables.repetitions import in_order, repetition
 from mobifrag.workflow.atomic import write_table
 
-TABLE_COLUMNS = ("trace", "hole_kib", "dof", "fragments", "requests", "device_ms")
+TABLE_COLUMNS = ("rep", "trace", "hole_kib", "dof", "fragments", "requests", "device_ms")
 TABLE_COLUMNS += ("modeled_ms", "emulator_wall_ms")
-FIT_COLUMNS = ("time", "slope_ms_per_dof", "intercept_ms", "r2", "points")
+FIT_COLUMNS = ("rep", "time", "slope_ms_per_dof", "intercept_ms", "r2", "points")
 HOLE_NAME = re.compile(r"holes-0*(\d+)k$")
 
 
@@ -48,14 +49,17 @@ def scanned_file_dof(snapshot_dir: Path) -> tuple[float, int]:
     return degree_of_fragmentation(extents, snapshot.fs_type) or 1.0, len(fragments(extents))
 
 
-def read_summary(models: dict[str, Path], phase: str) -> dict:
+def read_summary(models: dict[tuple[str, str], Path], rep: str, phase: str) -> dict:
     """The ftl-sim summary of one scanned file's cold read (rule ftl_replay_phase)."""
-    if phase not in models:
-        raise ScanError(f"no model replay of {phase} (give --model {phase} SUMMARY)")
-    return ftl.load_summary(models[phase])
+    if (rep, phase) not in models:
+        raise ScanError(
+            f"no model replay of {phase} in repetition {rep} (give --model {rep} {phase} SUMMARY)"
+        )
+    return ftl.load_summary(models[rep, phase])
 
 
-def scan_rows(run: Path, models: dict[str, Path]) -> list[dict[str, object]]:
+def scan_rows(rep: str, run: Path, models: dict[tuple[str, str], Path]) -> list[dict[str, object]]:
+    """The rows of one repetition's run."""
     times = run / "scan.tsv"
     if not times.is_file():
         raise ScanError(f"{times} is missing: the scan job did not finish")
@@ -65,9 +69,10 @@ def scan_rows(run: Path, models: dict[str, Path]) -> list[dict[str, object]]:
     for row in rows:
         name = row["trace"]
         dof, pieces = scanned_file_dof(run / "snapshots" / name)
-        summary = read_summary(models, name)
+        summary = read_summary(models, rep, name)
         table.append(
             {
+                "rep": rep,
                 "trace": name,
                 "hole_kib": hole_kib(name),
                 "dof": f"{dof:.6g}",
@@ -95,13 +100,15 @@ def linear_fit(xs: list[float], ys: list[float]) -> tuple[float, float, float]:
     return slope, intercept, 1 - residual / total if total else 1.0
 
 
-def fit_rows(table: list[dict[str, object]]) -> list[dict[str, object]]:
+def fit_rows(rep: str, table: list[dict[str, object]]) -> list[dict[str, object]]:
+    """The fits of one repetition's rows, modeled and emulator wall time."""
     dofs = [float(r["dof"]) for r in table]
     rows = []
     for time in ("modeled_ms", "emulator_wall_ms"):
         slope, intercept, r2 = linear_fit(dofs, [float(r[time]) for r in table])
         rows.append(
             {
+                "rep": rep,
                 "time": time,
                 "slope_ms_per_dof": f"{slope:.6g}",
                 "intercept_ms": f"{intercept:.6g}",
@@ -112,24 +119,51 @@ def fit_rows(table: list[dict[str, object]]) -> list[dict[str, object]]:
     return rows
 
 
+def tables(
+    runs: dict[str, Path], models: dict[tuple[str, str], Path]
+) -> tuple[list[dict[str, object]], list[dict[str, object]]]:
+    """The scan table and the fits of every repetition, in repetition order."""
+    table, fits = [], []
+    for rep in in_order(runs):
+        rows = scan_rows(rep, runs[rep], models)
+        table += rows
+        fits += fit_rows(rep, rows)
+    return table, fits
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--run", type=Path, required=True)
     parser.add_argument(
-        "--model",
+        "--run",
         nargs=2,
         action="append",
         required=True,
-        metavar=("PHASE", "SUMMARY"),
-        help="ftl-sim's summary of one scanned file's cold read",
+        metavar=("REP", "RUN_DIR"),
+        help="one repetition's scan job folder",
+    )
+    parser.add_argument(
+        "--model",
+        nargs=3,
+        action="append",
+        required=True,
+        metavar=("REP", "PHASE", "SUMMARY"),
+        help="ftl-sim's summary of one scanned file's cold read in one repetition",
     )
     parser.add_argument("--table", type=Path, required=True)
     parser.add_argument("--fit", type=Path, required=True)
     args = parser.parse_args(argv)
     try:
-        table = scan_rows(args.run, dict(args.model))
-        fits = fit_rows(table)
-    except (ScanError, ftl.FtlSimError, KeyError, SnapshotError, OSError) as error:
+        runs = {repetition(rep): Path(path) for rep, path in args.run}
+        models = {(repetition(rep), phase): Path(path) for rep, phase, path in args.model}
+        table, fits = tables(runs, models)
+    except (
+        argparse.ArgumentTypeError,
+        ScanError,
+        ftl.FtlSimError,
+        KeyError,
+        SnapshotError,
+        OSError,
+    ) as error:
         print(f"scan_table: {error}", file=sys.stderr)
         return 1
     write_table(args.table, TABLE_COLUMNS, table)

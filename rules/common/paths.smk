@@ -128,6 +128,14 @@ def repetitions(scale, experiment):
     return list(range(1, scale_params(scale)["repetitions"] + 1))
 
 
+def repetition_seed(scale, rep):
+    """A repetition's guest seed: the study's for the first (a study without
+    repetitions draws what it always drew), another for each other repetition; a
+    scale's `repetition_seed_offset` moves them all (make stability)."""
+    offset = scale_params(scale).get("repetition_seed_offset", 0)
+    return config["seed"] + offset + int(rep) - 1
+
+
 def app_package(app):
     """The Android package of an app model (traces/scenarios/<app>.yaml)."""
     model = Path(workflow.basedir, config["autoage"]["models"], f"{app}.yaml")

@@ -332,12 +332,22 @@ def ars_eval_runs(w):
 # Config `dispersed.models` adds each device model's own variant tokens.
 
 
-def dispersed_models(w):
-    """(operation, region MiB, model) → the replay summary of that phase under that
-    model, for one dispersed run (phases are <op>-<MiB>, jobs/dispersed.sh)."""
-    run = f"dispersed/{w.fs}/run"
+def dispersed_runs(w):
+    """Repetition → the folder of that repetition's dispersed run."""
     return {
-        (op, region, model): phase_summary(w, run, f"{op}-{region}", variant)
+        rep: on_platform(f"dispersed/{w.fs}/rep-{rep}", w)
+        for rep in repetitions(w.scale, "dispersed")
+    }
+
+
+def dispersed_models(w):
+    """(repetition, operation, region MiB, model) → the replay summary of that phase
+    under that model (phases are <op>-<MiB>, jobs/dispersed.sh)."""
+    return {
+        (rep, op, region, model): phase_summary(
+            w, f"dispersed/{w.fs}/rep-{rep}", f"{op}-{region}", variant
+        )
+        for rep in repetitions(w.scale, "dispersed")
         for op, models in config["dispersed"]["models"].items()
         for region in scale_params(w.scale)["dispersed"]["region_mib"]
         for model, variant in models.items()
@@ -345,12 +355,23 @@ def dispersed_models(w):
 
 
 # --- scan ---------------------------------------------------------------------------
+def scan_runs(w):
+    """Repetition → the folder of that repetition's scan run."""
+    return {
+        rep: on_platform(f"scan/{w.fs}/rep-{rep}", w)
+        for rep in repetitions(w.scale, "scan")
+    }
+
+
 def scan_models(w):
-    """Phase → the replay summary of one scan run's cold read of that file: one phase per
-    hole size (holes-<KiB>k, rule scan_traces) and the pristine file."""
-    run = f"scan/{w.fs}/run"
+    """(repetition, phase) → the replay summary of one cold read of the scanned file: one
+    phase per hole size (holes-<KiB>k, rule scan_traces) and the pristine file."""
     holes = [f"holes-{kib:06d}k" for kib in scale_params(w.scale)["scan"]["hole_kib"]]
-    return {phase: phase_summary(w, run, phase) for phase in [*holes, "pristine"]}
+    return {
+        (rep, phase): phase_summary(w, f"scan/{w.fs}/rep-{rep}", phase)
+        for rep in repetitions(w.scale, "scan")
+        for phase in [*holes, "pristine"]
+    }
 
 
 # --- user_latency -------------------------------------------------------------------

@@ -1,18 +1,20 @@
 # Dispersed I/O (TMC §5.3.2–5.3.3, Fig. 13): writes and reads spread over regions of
-# the disk, traced in the guest and replayed through ftl-sim's map-cache variants.
+# the disk, traced in the guest and replayed through ftl-sim's map-cache variants;
+# repeated (config `repeated`), each repetition on a fresh guest with its own seed.
 
 
 use rule guest_job as dispersed_run with:
     input:
         unpack(guest_inputs("jobs/dispersed.sh")),
     output:
-        out=directory(platform_runs("dispersed/{fs}/run")),
+        out=directory(platform_runs("dispersed/{fs}/rep-{rep}")),
     log:
-        platform_runs("logs/dispersed-{fs}.console.log"),
+        platform_runs("logs/dispersed-{fs}-rep-{rep}.console.log"),
     benchmark:
-        platform_runs("benchmarks/dispersed_run-{fs}.tsv")
+        platform_runs("benchmarks/dispersed_run-{fs}-rep-{rep}.tsv")
     wildcard_constraints:
         fs="ext4|f2fs",
+        rep=r"\d+",
     params:
         # The file, its metadata and the file system's own: a fifth more than the file.
         disk_mib=lambda w: max(scale_params(w.scale)["dispersed"]["region_mib"])
@@ -27,15 +29,15 @@ use rule guest_job as dispersed_run with:
             regions=lambda w: shlex.quote(
                 " ".join(map(str, scale_params(w.scale)["dispersed"]["region_mib"]))
             ),
-            seed=config["seed"],
+            seed=lambda w: repetition_seed(w.scale, w.rep),
         ),
 
 
 # Every (phase, model) replay is its own job (rule ftl_replay_phase); the table reads
-# their summaries and fio's wall time from the run.
+# their summaries and fio's wall time from the runs.
 rule dispersed_tables:
     input:
-        run=lambda w: on_platform("dispersed/{fs}/run", w),
+        runs=lambda w: dispersed_runs(w).values(),
         models=lambda w: dispersed_models(w).values(),
     output:
         results("dispersed/{fs}/dispersed.csv"),
@@ -43,10 +45,11 @@ rule dispersed_tables:
         results("logs/dispersed-{fs}-tables.log"),
     params:
         python=PYTHON,
+        runs=lambda w: run_labels(dispersed_runs(w)),
         models=lambda w: " ".join(
-            f"--model {op} {region} {model} {path}"
-            for (op, region, model), path in dispersed_models(w).items()
+            f"--model {rep} {op} {region} {model} {path}"
+            for (rep, op, region, model), path in dispersed_models(w).items()
         ),
     shell:
-        "{params.python} -m mobifrag.tables.dispersed --run {input.run} {params.models}"
+        "{params.python} -m mobifrag.tables.dispersed {params.runs} {params.models}"
         " --table {output} 2> {log}"

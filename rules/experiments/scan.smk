@@ -1,5 +1,6 @@
 # Scan time vs DoF (TMC §5.1, Fig. 9; §5.3.1): files fragmented to several DoF read
-# cold in the guest, each read traced with blktrace and replayed through ftl-sim.
+# cold in the guest, each read traced with blktrace and replayed through ftl-sim;
+# repeated (config `repeated`), each repetition on a fresh guest with its own seed.
 
 
 rule scan_traces:
@@ -35,13 +36,14 @@ use rule guest_job as scan_run with:
         unpack(guest_inputs("jobs/scan.sh")),
         traces=workloads("scan/traces"),
     output:
-        out=directory(platform_runs("scan/{fs}/run")),
+        out=directory(platform_runs("scan/{fs}/rep-{rep}")),
     log:
-        platform_runs("logs/scan-{fs}.console.log"),
+        platform_runs("logs/scan-{fs}-rep-{rep}.console.log"),
     benchmark:
-        platform_runs("benchmarks/scan_run-{fs}.tsv")
+        platform_runs("benchmarks/scan_run-{fs}-rep-{rep}.tsv")
     wildcard_constraints:
         fs="ext4|f2fs",
+        rep=r"\d+",
     params:
         disk_mib=lambda w: scale_params(w.scale)["scan"]["disk_mib"],
         job_args=guest_args(
@@ -50,15 +52,15 @@ use rule guest_job as scan_run with:
             * 1024
             * 1024,
             mkfs=lambda w: mkfs_options(w.fs),
-            seed=config["seed"],
+            seed=lambda w: repetition_seed(w.scale, w.rep),
         ),
 
 
 # Every file's cold read is replayed by its own job (rule ftl_replay_phase); the tables
-# read their summaries, the DoF from the run's snapshots and the wall time from scan.tsv.
+# read their summaries, the DoF from the runs' snapshots and the wall time from scan.tsv.
 rule scan_tables:
     input:
-        run=lambda w: on_platform("scan/{fs}/run", w),
+        runs=lambda w: scan_runs(w).values(),
         models=lambda w: scan_models(w).values(),
     output:
         table=results("scan/{fs}/scan.csv"),
@@ -67,9 +69,11 @@ rule scan_tables:
         results("logs/scan-{fs}-tables.log"),
     params:
         python=PYTHON,
+        runs=lambda w: run_labels(scan_runs(w)),
         models=lambda w: " ".join(
-            f"--model {phase} {path}" for phase, path in scan_models(w).items()
+            f"--model {rep} {phase} {path}"
+            for (rep, phase), path in scan_models(w).items()
         ),
     shell:
-        "{params.python} -m mobifrag.tables.scan --run {input.run} {params.models}"
+        "{params.python} -m mobifrag.tables.scan {params.runs} {params.models}"
         " --table {output.table} --fit {output.fit} 2> {log}"

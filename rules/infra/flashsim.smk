@@ -11,7 +11,7 @@
 #
 # The sample: the scan of the file fragmented into 4 KiB pieces (2,048 small reads,
 # rules/experiments/scan.smk) and the dispersed 4 KiB synchronous writes and direct reads in the
-# largest region of the scale (TMC §5.3.2), all on ext4.
+# largest region of the scale (TMC §5.3.2), all on ext4, from the first repetition.
 
 FLASHSIM = "build/flashsim/flashsim-replay"
 FLASHSIM_CONF = "model/flashsim/diff.conf"
@@ -51,8 +51,8 @@ flashsim_sample = lambda wildcards, input: " ".join(
 
 rule flashsim_diff:
     input:
-        scan=lambda w: on_platform("scan/ext4/run", w),
-        dispersed=lambda w: on_platform("dispersed/ext4/run", w),
+        scan=lambda w: on_platform("scan/ext4/rep-1", w),
+        dispersed=lambda w: on_platform("dispersed/ext4/rep-1", w),
         conf=FLASHSIM_CONF,
         sim=FTL_SIM,
         flashsim=FLASHSIM,

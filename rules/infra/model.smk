@@ -16,7 +16,7 @@
 # tpage | entry (cache mode), fill<P> (P % of the space written sequentially
 # first), aged<P> (then P % of the logical pages overwritten at random, so GC
 # is active), closed (closed-loop replay, queue depth 1), qd<N> (queue-depth limit).
-# Example: results/emulator-emmc/quick/dispersed/ext4/run/model/read-16/ftl_fill100_closed_cache16k.json
+# Example: results/emulator-emmc/quick/dispersed/ext4/rep-1/model/read-16/ftl_fill100_closed_cache16k.json
 
 import re
 from pathlib import Path
