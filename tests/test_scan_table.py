@@ -83,3 +83,21 @@ def test_a_repetition_without_its_model_is_named(tmp_path):
     del models["2", "pristine"]
     with pytest.raises(ScanError, match="pristine in repetition 2"):
         scan.tables(runs, models)
+
+
+def test_the_command_line_writes_both_tables_with_a_rep_column(tmp_path):
+    runs, models = two_repetitions(tmp_path)
+    argv = [arg for rep, run in runs.items() for arg in ("--run", rep, str(run))]
+    argv += [
+        arg for (rep, phase), path in models.items() for arg in ("--model", rep, phase, str(path))
+    ]
+    table, fit = tmp_path / "scan.csv", tmp_path / "fit.csv"
+    assert scan.main([*argv, "--table", str(table), "--fit", str(fit)]) == 0
+    assert table.read_text().splitlines()[0].startswith("rep,trace,")
+    assert [line.split(",")[0] for line in fit.read_text().splitlines()] == [
+        "rep",
+        "1",
+        "1",
+        "2",
+        "2",
+    ]

@@ -21,7 +21,7 @@ import sys
 from pathlib import Path
 
 from mobifrag.model import ftl
-from mobifrag.tables.repetitions import in_order, repetition
+from mobifrag.tables import repetitions
 from mobifrag.workflow.atomic import write_table
 
 COLUMNS = ("rep", "op", "region_mib", "model", "requests", "device_ms", "modeled_ms")
@@ -87,7 +87,7 @@ def repeated_rows(runs: dict[str, Path], models: list[tuple[str, ...]]) -> list[
             raise DispersedError(f"a model of repetition {rep}, which has no --run")
         by_rep[rep].append(tuple(model))
     rows = []
-    for rep in in_order(runs):
+    for rep in repetitions.in_order(runs):
         if not by_rep[rep]:
             raise DispersedError(f"{runs[rep]}: no --model of repetition {rep}")
         rows += [{"rep": rep, **row} for row in dispersed_rows(runs[rep], by_rep[rep])]
@@ -96,28 +96,16 @@ def repeated_rows(runs: dict[str, Path], models: list[tuple[str, ...]]) -> list[
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument(
-        "--run",
-        nargs=2,
-        action="append",
-        required=True,
-        metavar=("REP", "RUN_DIR"),
-        help="one repetition's dispersed job folder",
-    )
-    parser.add_argument(
-        "--model",
-        nargs=5,
-        action="append",
-        required=True,
-        metavar=("REP", "OP", "MIB", "NAME", "SUMMARY"),
-        help="one phase's replay under one device model (ftl-sim JSON summary)",
+    repetitions.add_options(
+        parser,
+        "dispersed",
+        ("OP", "MIB", "NAME", "SUMMARY"),
+        "one phase's replay under one device model (ftl-sim JSON summary)",
     )
     parser.add_argument("--table", type=Path, required=True)
     args = parser.parse_args(argv)
     try:
-        runs = {repetition(rep): Path(path) for rep, path in args.run}
-        models = [(repetition(rep), *model) for rep, *model in args.model]
-        rows = repeated_rows(runs, models)
+        rows = repeated_rows(repetitions.runs(args.run), repetitions.models(args.model))
     except (
         argparse.ArgumentTypeError,
         DispersedError,

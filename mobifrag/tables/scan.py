@@ -23,7 +23,7 @@ from pathlib import Path
 from mobifrag.measure.fragmentation import degree_of_fragmentation, fragments
 from mobifrag.measure.snapshot import SnapshotError, read_snapshot
 from mobifrag.model import ftl
-from mobifrag.tables.repetitions import in_order, repetition
+from mobifrag.tables import repetitions
 from mobifrag.workflow.atomic import write_table
 
 TABLE_COLUMNS = ("rep", "trace", "hole_kib", "dof", "fragments", "requests", "device_ms")
@@ -124,7 +124,7 @@ def tables(
 ) -> tuple[list[dict[str, object]], list[dict[str, object]]]:
     """The scan table and the fits of every repetition, in repetition order."""
     table, fits = [], []
-    for rep in in_order(runs):
+    for rep in repetitions.in_order(runs):
         rows = scan_rows(rep, runs[rep], models)
         table += rows
         fits += fit_rows(rep, rows)
@@ -133,29 +133,18 @@ def tables(
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument(
-        "--run",
-        nargs=2,
-        action="append",
-        required=True,
-        metavar=("REP", "RUN_DIR"),
-        help="one repetition's scan job folder",
-    )
-    parser.add_argument(
-        "--model",
-        nargs=3,
-        action="append",
-        required=True,
-        metavar=("REP", "PHASE", "SUMMARY"),
-        help="ftl-sim's summary of one scanned file's cold read in one repetition",
+    repetitions.add_options(
+        parser,
+        "scan",
+        ("PHASE", "SUMMARY"),
+        "ftl-sim's summary of one scanned file's cold read in one repetition",
     )
     parser.add_argument("--table", type=Path, required=True)
     parser.add_argument("--fit", type=Path, required=True)
     args = parser.parse_args(argv)
     try:
-        runs = {repetition(rep): Path(path) for rep, path in args.run}
-        models = {(repetition(rep), phase): Path(path) for rep, phase, path in args.model}
-        table, fits = tables(runs, models)
+        models = {(rep, phase): Path(path) for rep, phase, path in repetitions.models(args.model)}
+        table, fits = tables(repetitions.runs(args.run), models)
     except (
         argparse.ArgumentTypeError,
         ScanError,
