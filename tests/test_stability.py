@@ -49,3 +49,12 @@ def test_prepare_copies_the_scale_under_a_new_name(tmp_path):
     assert preset == config["scales"]["test"]
     # test runs 2 repetitions (seeds +0, +1): the second study's start after them
     assert offset == config["scales"]["test"]["repetitions"] == 2
+
+
+def test_a_flip_shows_each_values_interval_and_repetitions(tmp_path, capsys):
+    header = "id,figure,basis,measured,ci_low,ci_high,repetitions,verdict"
+    (tmp_path / "1.csv").write_text(f"{header}\na,f,count,29.84,29.81,29.93,3,reproduced\n")
+    (tmp_path / "2.csv").write_text(f"{header}\na,f,count,NA,NA,NA,0,not reached\n")
+    assert main(["compare", str(tmp_path / "1.csv"), str(tmp_path / "2.csv")]) == 0
+    out = capsys.readouterr().out
+    assert "| a | reproduced | 29.84 [29.81, 29.93] n=3 | not reached | NA n=0 |" in out

@@ -42,9 +42,9 @@ def prepare(config: Path, scale: str, out: Path) -> None:
     out.parent.mkdir(parents=True, exist_ok=True)
     preset = dict(data["scales"][scale])
     # The second study's repetitions draw seeds of their own: after the first's.
-    preset["repetition_seed_offset"] = preset.get("repetition_seed_offset", 0) + preset[
-        "repetitions"
-    ]
+    preset["repetition_seed_offset"] = (
+        preset.get("repetition_seed_offset", 0) + preset["repetitions"]
+    )
     out.write_text(yaml.safe_dump({"scales": {again(scale): preset}}))
 
 
@@ -58,7 +58,20 @@ def verdicts(table: Path) -> dict[str, tuple[str, str]]:
     for line, row in enumerate(rows, start=2):
         if not row.get("id") or not row.get("verdict"):
             raise StabilityError(f"{table}:{line}: no id or verdict")
-    return {r["id"]: (r["verdict"], r.get("measured", "NA")) for r in rows}
+    return {r["id"]: (r["verdict"], value_text(r)) for r in rows}
+
+
+def value_text(row: dict) -> str:
+    """A claim's measured value as claims.csv gives it: with its interval and the number
+    of repetitions where the table has them, so a flip shows how much data it rests on."""
+    text = row.get("measured") or "NA"
+    low, high = row.get("ci_low"), row.get("ci_high")
+    single = row.get("repetitions") in ("0", "1")  # an interval of one point says nothing
+    if not single and text != "NA" and {low, high}.isdisjoint({None, "", "NA"}):
+        text += f" [{low}, {high}]"
+    if row.get("repetitions"):
+        text += f" n={row['repetitions']}"
+    return text
 
 
 def differences(first: dict, second: dict) -> list[tuple[str, str, str, str, str]]:
