@@ -332,10 +332,15 @@ def ars_eval_runs(w):
 # Config `dispersed.models` adds each device model's own variant tokens.
 
 
+def dispersed_run(w, rep):
+    """One repetition's dispersed run, below the platform's runs."""
+    return f"dispersed/{w.fs}/rep-{rep}"
+
+
 def dispersed_runs(w):
     """Repetition → the folder of that repetition's dispersed run."""
     return {
-        rep: on_platform(f"dispersed/{w.fs}/rep-{rep}", w)
+        rep: on_platform(dispersed_run(w, rep), w)
         for rep in repetitions(w.scale, "dispersed")
     }
 
@@ -345,7 +350,7 @@ def dispersed_models(w):
     under that model (phases are <op>-<MiB>, jobs/dispersed.sh)."""
     return {
         (rep, op, region, model): phase_summary(
-            w, f"dispersed/{w.fs}/rep-{rep}", f"{op}-{region}", variant
+            w, dispersed_run(w, rep), f"{op}-{region}", variant
         )
         for rep in repetitions(w.scale, "dispersed")
         for op, models in config["dispersed"]["models"].items()
@@ -355,11 +360,15 @@ def dispersed_models(w):
 
 
 # --- scan ---------------------------------------------------------------------------
+def scan_run(w, rep):
+    """One repetition's scan run, below the platform's runs."""
+    return f"scan/{w.fs}/rep-{rep}"
+
+
 def scan_runs(w):
     """Repetition → the folder of that repetition's scan run."""
     return {
-        rep: on_platform(f"scan/{w.fs}/rep-{rep}", w)
-        for rep in repetitions(w.scale, "scan")
+        rep: on_platform(scan_run(w, rep), w) for rep in repetitions(w.scale, "scan")
     }
 
 
@@ -368,7 +377,7 @@ def scan_models(w):
     phase per hole size (holes-<KiB>k, rule scan_traces) and the pristine file."""
     holes = [f"holes-{kib:06d}k" for kib in scale_params(w.scale)["scan"]["hole_kib"]]
     return {
-        (rep, phase): phase_summary(w, f"scan/{w.fs}/rep-{rep}", phase)
+        (rep, phase): phase_summary(w, scan_run(w, rep), phase)
         for rep in repetitions(w.scale, "scan")
         for phase in [*holes, "pristine"]
     }
