@@ -2,7 +2,8 @@
 # reserved files at Low and High, relative to F2FS at Low; extents of the files at High.
 # The modeled throughput (each fio run's block trace replayed through ftl-sim on the
 # device profile: the bytes fio moved over the modeled time) is the judged series; the
-# emulator's wall-time bandwidth is drawn below it, labelled as such.
+# emulator's wall-time bandwidth is drawn below it, labelled as such. Each bar is the
+# median of the repetitions.
 source(file.path(
   dirname(sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))), "theme.R"
 ))
@@ -11,6 +12,11 @@ args <- figure_args(2)
 runs <- read_table(args$tables[[1]])
 extents <- read_table(args$tables[[2]])
 if (nrow(runs) == 0 || nrow(extents) == 0) stop("no runs in ", args$tables)
+# Repeated runs: the median of the repetitions.
+runs <- repetition_medians(
+  runs, c("modeled_relative", "wall_relative"), c("scheme", "state", "workload")
+)
+extents <- repetition_medians(extents, "extents_mean", c("scheme", "state"))
 series <- c("modeled (device model)", "emulator wall time")
 runs <- rbind(
   data.frame(runs[c("scheme", "state", "workload")], time = series[[1]],

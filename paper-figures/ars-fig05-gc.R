@@ -1,5 +1,5 @@
 # ARS §V.A (with Fig. 5): F2FS's GC calls and moved blocks, and the disk's read and write
-# I/Os, over the High measurements of Fig. 4, per scheme.
+# I/Os, over the High measurements of Fig. 4, per scheme: the median of the repetitions.
 source(file.path(
   dirname(sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))), "theme.R"
 ))
@@ -10,6 +10,7 @@ keep <- c(gc_calls = "GC calls", gc_moved_blocks = "moved blocks",
   read_ios = "read I/Os (all)", write_ios = "write I/Os (all)")
 runs <- runs[runs$counter %in% names(keep), ]
 if (nrow(runs) == 0) stop("no GC counters in ", args$tables[[1]])
+runs <- repetition_medians(runs, "delta", c("scheme", "counter"))
 runs$scheme <- ars_scheme_factor(runs$scheme)
 runs$counter <- factor(unname(keep[runs$counter]), levels = unname(keep))
 

@@ -114,6 +114,12 @@ over_repetitions <- function(table, column, by) {
   data.frame(summary[by], median = values[, 1], low = values[, 2], high = values[, 3])
 }
 
+# The median of each of `columns` over repetitions (the `rep` column), per combination
+# of the `by` columns; a table of one repetition keeps its values.
+repetition_medians <- function(table, columns, by) {
+  aggregate(table[columns], table[by], median)
+}
+
 # Times of one operation of a dispersed-I/O table, modeled (profile's cache) and emulator
 # wall, each normalized to its smallest region within its repetition, then the median
 # and range over repetitions (TMC Figs. 13a/b).

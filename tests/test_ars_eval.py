@@ -13,8 +13,8 @@ from mobifrag.tables.ars_eval import main as tables
 pytestmark = pytest.mark.emulator
 
 RUN = str((emulator_platform_run("test") / "ars/eval/fragbench").relative_to(REPO))
-# each run's phase models (rule ftl_replay_run)
-MODELS = "results/emulator-emmc/test/ars/eval/fragbench/{scheme}/model/phases.json"
+# each run's phase models (rule ftl_replay_run); the first repetition of each scheme
+MODELS = "results/emulator-emmc/test/ars/eval/fragbench/{scheme}/rep-1/model/phases.json"
 CONFIG = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
 FILES = CONFIG["ars_eval"]["reserved_files"]
 BOUNDS = [str(kib) for kib in CONFIG["ars_eval"]["free_space_kib"]]
@@ -26,10 +26,10 @@ def runs(emulator_kernel):
     # Always fresh real runs, one emulator at a time.
     for scheme in SCHEMES:
         # the model too: Snakemake does not remake a missing run under a present index
-        shutil.rmtree(REPO / RUN / scheme, ignore_errors=True)
+        shutil.rmtree(REPO / RUN / scheme / "rep-1", ignore_errors=True)
         (REPO / MODELS.format(scheme=scheme)).unlink(missing_ok=True)
         snakemake(MODELS.format(scheme=scheme), "--config", "scale=test")
-    return {scheme: REPO / RUN / scheme for scheme in SCHEMES}
+    return {scheme: REPO / RUN / scheme / "rep-1" for scheme in SCHEMES}
 
 
 def table(tmp_path, kind, runs):

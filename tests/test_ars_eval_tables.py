@@ -12,6 +12,7 @@ from test_ftl_closed_loop import DEVICE, FTL_SIM, write_blktrace
 from conftest import write_snapshot
 from mobifrag.measure import f2fs_state
 from mobifrag.model import run_phases
+from mobifrag.tables import ars_eval
 from mobifrag.tables.ars_eval import MODELED_KINDS, main
 
 # How each job's reports name its phases (rules/common/runs.smk, RUN_PHASE_DEPTHS).
@@ -378,3 +379,28 @@ def test_freespace_without_bounds_names_the_missing_option(tmp_path, capsys):
     with pytest.raises(SystemExit):
         main(["freespace", "--run", "scheme=f2fs", str(tmp_path), "--out", "x.csv"])
     assert "--bounds-kib" in capsys.readouterr().err
+
+
+def test_ratios_pair_rows_of_one_repetition():
+    rows = [
+        {"scheme": "f2fs", "rep": "1", "kind": "insert", "tps": "100"},
+        {"scheme": "f2fs", "rep": "2", "kind": "insert", "tps": "50"},
+        {"scheme": "ars", "rep": "1", "kind": "insert", "tps": "150"},
+        {"scheme": "ars", "rep": "2", "kind": "insert", "tps": "150"},
+    ]
+    ars_eval.ratios(rows, "tps", lambda r: r["kind"])
+    assert [r["relative"] for r in rows] == ["1", "1", "1.5", "3"]
+
+
+def test_fig4_normalizes_to_f2fs_at_low_in_the_same_repetition():
+    rows = [
+        {"scheme": s, "rep": rep, "state": state, "workload": "seq-read", "mib_s": v}
+        for s, rep, state, v in (
+            ("f2fs", "1", "low", "10"),
+            ("f2fs", "2", "low", "20"),
+            ("ars", "1", "high", "5"),
+            ("ars", "2", "high", "5"),
+        )
+    ]
+    ars_eval.relative_to_low(rows, "mib_s", "relative")
+    assert [r["relative"] for r in rows] == ["1", "1", "0.5", "0.25"]

@@ -104,10 +104,11 @@ def modeled_columns(summaries: list[dict]) -> dict[str, str]:
 
 
 def ratios(rows: list[dict], value: str, key, column: str = "relative") -> list[dict]:
-    """Each row's value over that of the F2FS row with the same key(row)."""
-    base = {key(r): float(r[value]) for r in rows if r["scheme"] == BASELINE}
+    """Each row's value over that of the F2FS row with the same key(row) in the same
+    repetition (the `rep` label of a repeated job)."""
+    base = {(r.get("rep"), key(r)): float(r[value]) for r in rows if r["scheme"] == BASELINE}
     for row in rows:
-        reference = base.get(key(row))
+        reference = base.get((row.get("rep"), key(row)))
         row[column] = "NA" if not reference else f"{float(row[value]) / reference:.6g}"
     return rows
 
@@ -400,14 +401,15 @@ def table(
 
 
 def relative_to_low(rows: list[dict], value: str, column: str) -> list[dict]:
-    """Fig. 4's normalization: every row over F2FS at Low for the same workload."""
+    """Fig. 4's normalization: every row over F2FS at Low for the same workload in the
+    same repetition."""
     base = {
-        r["workload"]: float(r[value])
+        (r.get("rep"), r["workload"]): float(r[value])
         for r in rows
         if r["scheme"] == BASELINE and r["state"] == "low"
     }
     for row in rows:
-        reference = base.get(row["workload"])
+        reference = base.get((row.get("rep"), row["workload"]))
         row[column] = "NA" if not reference else f"{float(row[value]) / reference:.6g}"
     return rows
 

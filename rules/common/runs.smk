@@ -2,6 +2,7 @@
 # section per experiment (rules/experiments/<experiment>.smk).
 import json
 import math
+import re
 
 from mobifrag.workloads.ext4tune import FILEBENCH_MIXES, IOZONE_TESTS
 
@@ -35,8 +36,10 @@ RUN_PHASE_DEPTHS = {
 
 
 def run_phase_depths(w):
-    """ftl_replay_run's options for one run: how its reports name its phases."""
-    folder = str(Path(w.experiment).parent)
+    """ftl_replay_run's options for one run: how its reports name its phases (a
+    repetition's run, <run>/rep-<n>, as its run's)."""
+    run = Path(w.experiment)
+    folder = str(run.parent.parent if re.fullmatch(r"rep-\d+", run.name) else run.parent)
     if folder not in RUN_PHASE_DEPTHS:
         raise WorkflowError(
             f"{w.experiment}: no phase models for runs under {folder}"
@@ -310,15 +313,19 @@ def fragbench_args():
 
 
 def ars_eval_run_folders(w):
-    """Run label → job folder (below the platform's runs) of every scheme for the jobs a
-    table reads."""
+    """Run label → job folder (below the platform's runs) of every scheme and repetition
+    for the jobs a table reads (fragbench's are repeated: config `repeated`)."""
     jobs = ARS_EVAL_JOBS[w.kind]
-    return {
-        f"scheme={s}"
-        + (f",job={job}" if len(jobs) > 1 else ""): f"{ARS_EVAL}/{job}/{s}"
-        for job in jobs
-        for s in config["ars"]["schemes"]
-    }
+    job_label = lambda job: f",job={job}" if len(jobs) > 1 else ""
+    folders = {}
+    for job in jobs:
+        repeated = job == "fragbench"
+        reps = repetitions(w.scale, "ars-eval-fragbench") if repeated else [1]
+        for s, r in ((s, r) for s in config["ars"]["schemes"] for r in reps):
+            # every row names its repetition, so ratios pair runs of one repetition
+            label = f"scheme={s}{job_label(job)},rep={r}"
+            folders[label] = f"{ARS_EVAL}/{job}/{s}" + (f"/rep-{r}" if repeated else "")
+    return folders
 
 
 def ars_eval_runs(w):

@@ -3,7 +3,8 @@
 # `ars_eval` and the study's `ars_eval` block. Paths under ars/eval/ of the workloads
 # (sqlite-traces/), of the platform's runs (the jobs) and of results/{device}/{scale}/
 # (the tables):
-#   fragbench/{scheme}/  Figs. 4–5: reserved files measured at Low and High (ars-fragbench.sh)
+#   fragbench/{scheme}/rep-{rep}/  Figs. 4–5: reserved files measured at Low and High
+#                        (ars-fragbench.sh), repeated (config `repeated`)
 #   sqlite-traces/       Fig. 6: the insert, update and delete traces and their reserved files
 #   sqlite/{scheme}/     Fig. 6: SQLite transactions at Moderate (ars-sqlite.sh)
 #   apps/{scheme}/       Fig. 7: the app traces at Low and Moderate (ars-apps.sh)
@@ -18,13 +19,14 @@ use rule guest_job as ars_eval_fragbench with:
         lib="jobs/ars-lib.sh",
         guest="jobs/ars-guest.py",
     output:
-        out=directory(platform_runs(f"{ARS_EVAL}/fragbench/{{scheme}}")),
+        out=directory(platform_runs(f"{ARS_EVAL}/fragbench/{{scheme}}/rep-{{rep}}")),
     log:
-        platform_runs("logs/ars-eval-fragbench-{scheme}.console.log"),
+        platform_runs("logs/ars-eval-fragbench-{scheme}-rep-{rep}.console.log"),
     benchmark:
-        platform_runs("benchmarks/ars_eval_fragbench-{scheme}.tsv")
+        platform_runs("benchmarks/ars_eval_fragbench-{scheme}-rep-{rep}.tsv")
     wildcard_constraints:
         scheme=ARS_SCHEMES,
+        rep=r"\d+",
     params:
         disk_mib=lambda w: ars_eval(w.scale)["disk_mib"],
         job_args=guest_args(

@@ -112,7 +112,10 @@ rule ftl_replay_run:
     benchmark:
         results("benchmarks/ftl_replay_run-{experiment}.tsv")
     wildcard_constraints:
-        experiment="(" + "|".join(map(re.escape, RUN_PHASE_DEPTHS)) + ")/[a-z0-9-]+",
+        # <folder>/<run>, or <folder>/<run>/rep-<n> for a repeated job
+        experiment="("
+        + "|".join(map(re.escape, RUN_PHASE_DEPTHS))
+        + r")/[a-z0-9-]+(/rep-\d+)?",
     group:
         "model"
     params:
