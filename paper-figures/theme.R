@@ -227,12 +227,15 @@ ext4tune_workloads <- c(
 )
 
 # Throughput of the named configurations (names: config, values: legend labels) over
-# the baseline configuration's, per workload.
+# the baseline configuration's in the same repetition, per workload: the median of the
+# repetitions.
 ext4tune_normalized <- function(bench, configs, baseline) {
   bench$key <- paste(bench$benchmark, bench$workload)
+  bench$run_key <- paste(bench$rep, bench$key)
   base <- bench[bench$config == baseline, ]
   rows <- bench[bench$config %in% names(configs), ]
-  rows$normalized <- rows$mib_s / base$mib_s[match(rows$key, base$key)]
+  rows$normalized <- rows$mib_s / base$mib_s[match(rows$run_key, base$run_key)]
+  rows <- repetition_medians(rows, "normalized", c("config", "key"))
   labels <- paste0(
     sub(" ", "\n", ext4tune_workloads),
     ext4tune_tools[sub(" .*", "", ext4tune_workloads)]

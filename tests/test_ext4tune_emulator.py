@@ -19,8 +19,8 @@ from conftest import REPO, emulator_platform_run, snakemake
 pytestmark = pytest.mark.emulator
 
 RUNS = str((emulator_platform_run("test") / "ext4tune/runs").relative_to(REPO))
-# each run's phase models (rule ftl_replay_run)
-MODELS = "results/emulator-emmc/test/ext4tune/runs/{}/model/phases.json"
+# each run's phase models (rule ftl_replay_run); the first repetition of each configuration
+MODELS = "results/emulator-emmc/test/ext4tune/runs/{}/rep-1/model/phases.json"
 CONFIG_FILE = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
 CONFIG = CONFIG_FILE["ext4tune"]
 CONFIG_TEST = CONFIG_FILE["scales"]["test"]["ext4tune"]
@@ -32,15 +32,15 @@ def tables(emulator_kernel, tmp_path_factory):
     # Their phase models go too: Snakemake keeps an existing output whose input folder is
     # gone, so the guests would not run again.
     for name in ("default", "tuned"):
-        shutil.rmtree(REPO / RUNS / name, ignore_errors=True)
+        shutil.rmtree(REPO / RUNS / name / "rep-1", ignore_errors=True)
         shutil.rmtree((REPO / MODELS.format(name)).parent, ignore_errors=True)
     # one guest at a time (the machine is shared)
     models = [MODELS.format(name) for name in ("default", "tuned")]
     snakemake(*models, "--cores", "1", "--config", "scale=test")
     out = tmp_path_factory.mktemp("ext4tune")
     command = [sys.executable, "-m", "mobifrag.tables.ext4tune"]
-    command += ["--run", "default", str(REPO / RUNS / "default")]
-    command += ["--run", "tuned", str(REPO / RUNS / "tuned")]
+    command += ["--run", "default", "1", str(REPO / RUNS / "default" / "rep-1")]
+    command += ["--run", "tuned", "1", str(REPO / RUNS / "tuned" / "rep-1")]
     command += [arg for model in models for arg in ("--model", model)]
     command += ["--table", str(out / "bench.csv"), "--configs", str(out / "configs.csv")]
     subprocess.run(command, cwd=REPO, check=True)

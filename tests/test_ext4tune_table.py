@@ -225,7 +225,9 @@ WRITE_BUSY_S, READ_BUSY_S = 4 * (2 + 0.5 + 0.5 + 0.25) / 1000, 4 * (2 + 0.5 + 0.
 
 @needs_ftl_sim
 def test_iozone_rates_are_its_own_and_postmark_is_bytes_over_wall(tmp_path):
-    rows = rows_by(run_rows("default", *modeled(make_run(tmp_path / "d", wall=2e9))), "default")
+    rows = rows_by(
+        run_rows("default", "1", *modeled(make_run(tmp_path / "d", wall=2e9))), "default"
+    )
     # IOzone's "Children see throughput", 10240 kB/sec
     assert rows["IOzone", "seq-write"]["wall_mib_s"] == pytest.approx(10)
     assert rows["IOzone", "rand-read"]["op"] == "read"
@@ -244,7 +246,7 @@ def test_iozone_rates_are_its_own_and_postmark_is_bytes_over_wall(tmp_path):
 
 @needs_ftl_sim
 def test_modeled_rates_are_benchmark_bytes_per_thread_over_modeled_time(tmp_path):
-    rows = rows_by(run_rows("default", *modeled(make_run(tmp_path / "d"))), "default")
+    rows = rows_by(run_rows("default", "1", *modeled(make_run(tmp_path / "d"))), "default")
     iozone, ffsb = rows["IOzone", "seq-write"], rows["FFSB", "large-write"]
     assert (iozone["threads"], ffsb["threads"]) == (1, 2)
     assert iozone["workload_bytes"] == str(MIB) and ffsb["workload_bytes"] == str(MIB)
@@ -270,8 +272,8 @@ def test_postmark_units_are_powers_of_1024(tmp_path):
 
 @needs_ftl_sim
 def test_normalized_to_the_default_configuration(tmp_path):
-    rows = run_rows("default", *modeled(make_run(tmp_path / "d", metadata=64)))
-    rows += run_rows("tuned", *modeled(make_run(tmp_path / "t", scale=1.25, wall=0.8e9)))
+    rows = run_rows("default", "1", *modeled(make_run(tmp_path / "d", metadata=64)))
+    rows += run_rows("tuned", "1", *modeled(make_run(tmp_path / "t", scale=1.25, wall=0.8e9)))
     table = normalize(rows)
     default, tuned = rows_by(table, "default"), rows_by(table, "tuned")
     assert {r["wall_normalized"] for r in default.values()} == {1.0}
@@ -287,7 +289,7 @@ def test_normalized_to_the_default_configuration(tmp_path):
 
 @needs_ftl_sim
 def test_no_default_run_is_an_error_naming_it(tmp_path):
-    rows = run_rows("tuned", *modeled(make_run(tmp_path / "t")))
+    rows = run_rows("tuned", "1", *modeled(make_run(tmp_path / "t")))
     with pytest.raises(TuningTableError, match="no 'default' run to normalize to"):
         normalize(rows)
 
@@ -297,7 +299,7 @@ def test_missing_iozone_report_is_named(tmp_path):
     run = make_run(tmp_path / "d")
     (run / "iozone" / "seq-read.txt").unlink()
     with pytest.raises(TuningTableError, match="seq-read.txt: no IOzone report"):
-        run_rows("default", *modeled(run))
+        run_rows("default", "1", *modeled(run))
 
 
 @needs_ftl_sim
@@ -308,7 +310,7 @@ def test_unfinished_iozone_report_is_named(tmp_path):
     report.write_text(report.read_text().split("Children see")[0])
     match = "rand-write.txt: not a whole IOzone throughput report .*'Children see throughput'"
     with pytest.raises(TuningTableError, match=match):
-        run_rows("default", *modeled(run))
+        run_rows("default", "1", *modeled(run))
 
 
 @needs_ftl_sim
@@ -318,10 +320,10 @@ def test_missing_trace_of_a_run_is_named(tmp_path):
         path.unlink()
     (run / "blktrace" / "filebench-small-read").rmdir()
     with pytest.raises(TuningTableError, match="no phase filebench-small-read"):
-        run_rows("default", *modeled(run))
+        run_rows("default", "1", *modeled(run))
     write_blktrace(run / "blktrace" / "filebench-small-read", [])
     with pytest.raises(TuningTableError, match="filebench-small-read has no block requests"):
-        run_rows("default", *modeled(run))
+        run_rows("default", "1", *modeled(run))
 
 
 @needs_ftl_sim
@@ -333,7 +335,7 @@ def test_a_phase_modeled_at_another_depth_than_its_processes_is_refused(tmp_path
     models = RunModels([index(run)])
     match = "seq-write.txt: 2 processes, modeled at queue depth 1"
     with pytest.raises(TuningTableError, match=match):
-        run_rows("default", run, models)
+        run_rows("default", "1", run, models)
 
 
 @needs_ftl_sim
@@ -343,7 +345,7 @@ def test_a_filebench_mix_modeled_without_its_thread_count_is_refused(tmp_path):
     models = RunModels([index(run, filebench_threads=0)])
     match = "large-write.f: 2 threads, modeled at queue depth 1"
     with pytest.raises(TuningTableError, match=match):
-        run_rows("default", run, models)
+        run_rows("default", "1", run, models)
 
 
 @needs_ftl_sim
@@ -351,7 +353,7 @@ def test_iozone_test_without_data_is_refused(tmp_path):
     run = make_run(tmp_path / "d")
     write_iozone(run, "seq-read", xfer_kib=0)
     with pytest.raises(TuningTableError, match="seq-read.txt: IOzone's processes moved no data"):
-        run_rows("default", *modeled(run))
+        run_rows("default", "1", *modeled(run))
 
 
 def test_iozone_report_gives_its_test_processes_sizes_and_rate(tmp_path):
@@ -389,7 +391,7 @@ def test_postmark_without_data_section_is_named(tmp_path):
     run = make_run(tmp_path / "d")
     (run / "postmark.txt").write_text("PostMark v1.51\nError: out of space\n")
     with pytest.raises(TuningTableError, match="postmark.txt: no 'Data:' section"):
-        run_rows("default", *modeled(run))
+        run_rows("default", "1", *modeled(run))
 
 
 @needs_ftl_sim
@@ -397,7 +399,7 @@ def test_cli_writes_both_tables(tmp_path):
     default, tuned = make_run(tmp_path / "d"), make_run(tmp_path / "t", scale=2, wall=0.5e9)
     (tuned / "async-commit-probe.txt").write_text("journal_async_commit alone: refused\n")
     bench, configs = tmp_path / "bench.csv", tmp_path / "configs.csv"
-    argv = ["--run", "default", str(default), "--run", "tuned", str(tuned)]
+    argv = ["--run", "default", "1", str(default), "--run", "tuned", "1", str(tuned)]
     argv += ["--model", str(index(default)), "--model", str(index(tuned))]
     assert main([*argv, "--table", str(bench), "--configs", str(configs)]) == 0
     rows = list(csv.DictReader(bench.open()))
@@ -417,7 +419,7 @@ def test_cli_writes_both_tables(tmp_path):
 @needs_ftl_sim
 def test_cli_without_default_fails_with_a_message(tmp_path, capsys):
     run = make_run(tmp_path / "t")
-    argv = ["--run", "tuned", str(run), "--table", str(tmp_path / "b.csv")]
+    argv = ["--run", "tuned", "1", str(run), "--table", str(tmp_path / "b.csv")]
     argv += ["--model", str(index(run))]
     assert main([*argv, "--configs", str(tmp_path / "c.csv")]) == 1
     assert "no 'default' run" in capsys.readouterr().err
@@ -487,7 +489,7 @@ def test_a_filebench_mix_that_missed_files_is_refused(tmp_path):
     report.write_text(report.read_text().replace("read1                4ops", "read1   3ops"))
     match = "small-read.txt: read1 counted 3 whole-file reads, the workload's fileset has 4"
     with pytest.raises(TuningTableError, match=match):
-        run_rows("default", *modeled(run))
+        run_rows("default", "1", *modeled(run))
 
 
 @pytest.mark.parametrize(("disk_mib", "per_group"), [(128, 1024), (256, 2048), (4096, 32768)])
@@ -510,3 +512,25 @@ def test_disk_without_32_usable_groups_is_refused(disk_mib):
 def test_configuration_may_not_override_the_geometry():
     with pytest.raises(ext4tune.TuningError, match="may not set -b or -g"):
         ext4tune.mkfs_options("-b 4096", 128, 32, "-g 4096")
+
+
+@needs_ftl_sim
+def test_each_repetition_normalizes_to_its_own_default(tmp_path):
+    rows = run_rows("default", "1", *modeled(make_run(tmp_path / "d1", wall=1e9)))
+    rows += run_rows("default", "2", *modeled(make_run(tmp_path / "d2", wall=2e9)))
+    rows += run_rows("tuned", "1", *modeled(make_run(tmp_path / "t1", wall=1e9)))
+    rows += run_rows("tuned", "2", *modeled(make_run(tmp_path / "t2", wall=1e9)))
+    table = normalize(rows)
+    walls = {(r["config"], r["rep"]) for r in table}
+    assert walls == {("default", "1"), ("default", "2"), ("tuned", "1"), ("tuned", "2")}
+    tuned = {r["rep"]: r["wall_normalized"] for r in table if r["config"] == "tuned"}
+    # repetition 2's default took twice as long: its tuned run is twice as fast
+    assert tuned["1"] == pytest.approx(1) and tuned["2"] == pytest.approx(2)
+
+
+@needs_ftl_sim
+def test_a_repetition_without_its_default_is_named(tmp_path):
+    rows = run_rows("default", "1", *modeled(make_run(tmp_path / "d1")))
+    rows += run_rows("tuned", "2", *modeled(make_run(tmp_path / "t2")))
+    with pytest.raises(TuningTableError, match="of repetition 2 has no default value"):
+        normalize(rows)

@@ -1,8 +1,9 @@
-"""Ext4 tuning (seed 004, Figs. 1, 2, 3, 5): one row per (configuration, benchmark
-workload) of `jobs/ext4tune-bench.sh` runs, normalized to the `default` configuration.
+"""Ext4 tuning (seed 004, Figs. 1, 2, 3, 5): one row per (configuration, repetition,
+benchmark workload) of `jobs/ext4tune-bench.sh` runs, normalized to the `default`
+configuration of the same repetition.
 
-    python -m mobifrag.tables.ext4tune --run default RUN_DIR --run tuned RUN_DIR ... \
-        --model RESULTS/ext4tune/runs/default/model/phases.json ... \
+    python -m mobifrag.tables.ext4tune --run default 1 RUN_DIR --run tuned 1 RUN_DIR ... \
+        --model RESULTS/ext4tune/runs/default/rep-1/model/phases.json ... \
         --table bench.csv --configs configs.csv
 
 `bench.csv`: each workload — IOzone's four tests (one IOzone run each, iozone/<test>.txt:
@@ -31,9 +32,9 @@ in MiB/s per process, the writes' fsync in it; filebench's bytes over the time i
 threads spent in the file operations, from the latencies its summary reports; Postmark's
 bytes over its wall time, postmark then sync) and `wall_normalized`.
 
-`configs.csv`: what each run really had — inode size, flex group size, block groups
-(dumpe2fs), the mount options (/proc/mounts), the aged utilization (df), and what the
-kernel said to journal_async_commit alone.
+`configs.csv`: what each configuration's first repetition really had — inode size, flex
+group size, block groups (dumpe2fs), the mount options (/proc/mounts), the aged
+utilization (df), and what the kernel said to journal_async_commit alone.
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ from pathlib import Path
 from mobifrag.measure.iozone import IozoneReportError, IozoneRun, iozone_run
 from mobifrag.model import ftl
 from mobifrag.model.run_phases import ModelIndexError, RunModels
+from mobifrag.tables.repetitions import repetition
 from mobifrag.workflow.atomic import write_table
 from mobifrag.workloads.ext4tune import FILEBENCH_MIXES, IOZONE_TESTS
 
@@ -60,7 +62,7 @@ MIB = 1024 * 1024
 FILEBENCH_DATA = {"write": "write1", "read": "read1"}
 FILEBENCH_FILE_OPS = ("create1", "open1", "write1", "read1", "fsync1", "close1")
 FILEBENCH_WORKERS = ("writer", "reader")
-COLUMNS = ("config", "benchmark", "tool", "workload", "op", "threads", "workload_bytes")
+COLUMNS = ("config", "rep", "benchmark", "tool", "workload", "op", "threads", "workload_bytes")
 COLUMNS += ("requests", "read_bytes", "write_bytes", "flushes", "device_ms", "modeled_ms")
 COLUMNS += ("modeled_mib_s", "trace_mib_s", "modeled_normalized")
 COLUMNS += ("wall_mib_s", "wall_normalized")
@@ -285,18 +287,19 @@ def _row(
     }
 
 
-def run_rows(config: str, run: Path, models: RunModels) -> list[dict]:
+def run_rows(config: str, rep: str, run: Path, models: RunModels) -> list[dict]:
+    """The rows of one configuration's run in one repetition."""
     rows = iozone_rows(run, models) + filebench_rows(run, models) + postmark_rows(run, models)
-    return [{"config": config, **row} for row in rows]
+    return [{"config": config, "rep": rep, **row} for row in rows]
 
 
-def _key(row: dict) -> tuple[str, str, str]:
-    return row["benchmark"], row["tool"], row["workload"]
+def _key(row: dict) -> tuple[str, str, str, str]:
+    return row["rep"], row["benchmark"], row["tool"], row["workload"]
 
 
 def normalize(rows: list[dict], baseline: str = BASELINE) -> list[dict]:
     """Every row with `modeled_normalized` and `wall_normalized`: its modeled and wall
-    MiB/s over the baseline configuration's."""
+    MiB/s over the baseline configuration's in the same repetition."""
     base = {_key(r): r for r in rows if r["config"] == baseline}
     if not base:
         raise TuningTableError(f"no '{baseline}' run to normalize to: add --run {baseline} DIR")
@@ -304,7 +307,8 @@ def normalize(rows: list[dict], baseline: str = BASELINE) -> list[dict]:
     for row in rows:
         key = _key(row)
         if key not in base:
-            raise TuningTableError(f"{row['config']}: {' '.join(key)} has no {baseline} value")
+            what = f"{' '.join(key[1:])} of repetition {key[0]}"
+            raise TuningTableError(f"{row['config']}: {what} has no {baseline} value")
         reference = base[key]
         out.append(
             {
@@ -356,7 +360,7 @@ def _rounded(row: dict) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--run", nargs=2, action="append", metavar=("CONFIG", "DIR"))
+    parser.add_argument("--run", nargs=3, action="append", metavar=("CONFIG", "REP", "DIR"))
     parser.add_argument(
         "--model", action="append", default=[], type=Path, metavar="INDEX",
         help="a run's phase models (mobifrag.model.run_phases), one per --run",
@@ -366,12 +370,14 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         if not args.run:
-            raise TuningTableError("no --run CONFIG DIR given")
+            raise TuningTableError("no --run CONFIG REP DIR given")
+        runs = [(config, repetition(rep), Path(run)) for config, rep, run in args.run]
         models = RunModels(args.model)
-        rows = [row for config, run in args.run for row in run_rows(config, Path(run), models)]
-        configs = [config_row(config, Path(run)) for config, run in args.run]
+        rows = [row for config, rep, run in runs for row in run_rows(config, rep, run, models)]
+        # the file system each configuration made: the same in every repetition
+        configs = [config_row(config, run) for config, rep, run in runs if rep == "1"]
         rows = normalize(rows)
-    except (TuningTableError, ModelIndexError) as error:
+    except (TuningTableError, ModelIndexError, argparse.ArgumentTypeError) as error:
         print(f"ext4tune_table: {error}", file=sys.stderr)
         return 1
     write_table(args.table, COLUMNS, [_rounded(r) for r in rows])

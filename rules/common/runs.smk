@@ -39,7 +39,9 @@ def run_phase_depths(w):
     """ftl_replay_run's options for one run: how its reports name its phases (a
     repetition's run, <run>/rep-<n>, as its run's)."""
     run = Path(w.experiment)
-    folder = str(run.parent.parent if re.fullmatch(r"rep-\d+", run.name) else run.parent)
+    folder = str(
+        run.parent.parent if re.fullmatch(r"rep-\d+", run.name) else run.parent
+    )
     if folder not in RUN_PHASE_DEPTHS:
         raise WorkflowError(
             f"{w.experiment}: no phase models for runs under {folder}"

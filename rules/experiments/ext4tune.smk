@@ -26,11 +26,14 @@ ext4tune_mkfs = lambda w: shlex.quote(
         EXT4TUNE["configurations"][w.config]["mkfs"],
     )
 )
-ext4tune_run_folders = {
-    name: f"ext4tune/runs/{name}" for name in EXT4TUNE["configurations"]
+# (configuration, repetition) → its run's folder below the platform's runs
+ext4tune_run_folders = lambda w: {
+    (name, rep): f"ext4tune/runs/{name}/rep-{rep}"
+    for name in EXT4TUNE["configurations"]
+    for rep in repetitions(w.scale, "ext4tune")
 }
 ext4tune_runs = lambda w: {
-    name: on_platform(run, w) for name, run in ext4tune_run_folders.items()
+    key: on_platform(run, w) for key, run in ext4tune_run_folders(w).items()
 }
 
 # Checked now, so a disk that cannot hold the block groups stops the run before any work.
@@ -71,13 +74,14 @@ use rule guest_job as ext4tune_bench with:
         filebench=FILEBENCH,
         trace=workloads("ext4tune/aging.iotrace"),
     output:
-        out=directory(platform_runs("ext4tune/runs/{config}")),
+        out=directory(platform_runs("ext4tune/runs/{config}/rep-{rep}")),
     log:
-        platform_runs("logs/ext4tune-{config}.console.log"),
+        platform_runs("logs/ext4tune-{config}-rep-{rep}.console.log"),
     benchmark:
-        platform_runs("benchmarks/ext4tune_bench-{config}.tsv")
+        platform_runs("benchmarks/ext4tune_bench-{config}-rep-{rep}.tsv")
     wildcard_constraints:
         config="|".join(EXT4TUNE["configurations"]),
+        rep=r"\d+",
     params:
         disk_mib=lambda w: ext4tune_params(w.scale)["disk_mib"],
         job_args=guest_args(
@@ -86,7 +90,7 @@ use rule guest_job as ext4tune_bench with:
             mixes=shlex.quote(" ".join(FILEBENCH_MIXES)),
             mkfs=ext4tune_mkfs,
             mount=lambda w: shlex.quote(EXT4TUNE["configurations"][w.config]["mount"]),
-            seed=config["seed"],
+            seed=lambda w: repetition_seed(w.scale, w.rep),
             sizes=lambda w: " ".join(
                 str(value)
                 for value in (
@@ -107,7 +111,7 @@ use rule guest_job as ext4tune_bench with:
 rule ext4tune_tables:
     input:
         runs=lambda w: ext4tune_runs(w).values(),
-        models=lambda w: run_models(w, ext4tune_run_folders.values()),
+        models=lambda w: run_models(w, ext4tune_run_folders(w).values()),
     output:
         bench=results("ext4tune/bench.csv"),
         configs=results("ext4tune/configs.csv"),
@@ -117,7 +121,10 @@ rule ext4tune_tables:
         results("benchmarks/ext4tune_tables.tsv")
     params:
         python=PYTHON,
-        runs=lambda w: " ".join(f"--run {k} {v}" for k, v in ext4tune_runs(w).items()),
+        runs=lambda w: " ".join(
+            f"--run {name} {rep} {run}"
+            for (name, rep), run in ext4tune_runs(w).items()
+        ),
         models=lambda w, input: " ".join(f"--model {index}" for index in input.models),
     shell:
         "{params.python} -m mobifrag.tables.ext4tune {params.runs}"
