@@ -326,7 +326,8 @@ def ars_eval_run_folders(w):
         for s, r in ((s, r) for s in config["ars"]["schemes"] for r in reps):
             # every row names its repetition, so ratios pair runs of one repetition
             label = f"scheme={s}{job_label(job)},rep={r}"
-            folders[label] = f"{ARS_EVAL}/{job}/{s}" + (f"/rep-{r}" if repeated else "")
+            parts = [ARS_EVAL, job, s, f"rep-{r}"] if repeated else [ARS_EVAL, job, s]
+            folders[label] = "/".join(parts)
     return folders
 
 
