@@ -51,6 +51,17 @@ def test_prepare_copies_the_scale_under_a_new_name(tmp_path):
     assert offset == config["scales"]["test"]["repetitions"] == 2
 
 
+def test_the_second_studys_seeds_start_after_the_most_repeated_experiment(tmp_path):
+    config = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
+    config["scales"]["test"]["repetitions_of"] = {"scan": 4}
+    source = tmp_path / "config.yaml"
+    source.write_text(yaml.safe_dump(config))
+    out = tmp_path / "stability.yaml"
+    assert main(["prepare", "--config", str(source), "--scale", "test", "--out", str(out)]) == 0
+    # the scan's 4 repetitions drew seeds +0..+3: the second study's scan starts at +4
+    assert yaml.safe_load(out.read_text())["scales"]["test-again"]["repetition_seed_offset"] == 4
+
+
 def test_a_flip_shows_each_values_interval_and_repetitions(tmp_path, capsys):
     header = "id,figure,basis,measured,ci_low,ci_high,repetitions,verdict"
     (tmp_path / "1.csv").write_text(f"{header}\na,f,count,29.84,29.81,29.93,3,reproduced\n")

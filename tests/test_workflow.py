@@ -15,14 +15,19 @@ from conftest import (
 def test_dry_run_shows_the_chain(tmp_path):
     # A fresh results folder (another scale name) so every experiment is planned.
     config = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
-    config["scales"]["dryrun"] = config["scales"]["test"]
+    # The scan with a repetition count of its own (repetitions_of), the rest the scale's.
+    config["scales"]["dryrun"] = {**config["scales"]["test"], "repetitions_of": {"scan": 3}}
     override = tmp_path / "config.yaml"
     override.write_text(yaml.safe_dump(config))
     run = snakemake("-n", "all", "--configfile", str(override), "--config", "scale=dryrun")
     jobs = planned_jobs(run.stdout + run.stderr)
     appenders = config["concurrent_appenders"]
     runs = len(appenders["writers"]) * len(appenders["filesystems"])
-    assert jobs["concurrent_appenders"] == runs * config["scales"]["test"]["repetitions"]
+    repetitions = config["scales"]["test"]["repetitions"]
+    assert repetitions != 3
+    assert jobs["concurrent_appenders"] == runs * repetitions
+    assert jobs["scan_run"] == 3 * len(config["scan"]["filesystems"])
+    assert jobs["dispersed_run"] == repetitions * len(config["dispersed"]["filesystems"])
     assert jobs["concurrent_appenders_tables"] == 1
     assert jobs["figure"] == len(yaml.safe_load((REPO / "paper-figures/registry.yaml").read_text()))
 

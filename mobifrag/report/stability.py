@@ -42,8 +42,8 @@ def prepare(config: Path, scale: str, out: Path) -> None:
     out.parent.mkdir(parents=True, exist_ok=True)
     preset = dict(data["scales"][scale])
     # The second study's repetitions draw seeds of their own: after the first's.
-    preset["repetition_seed_offset"] = (
-        preset.get("repetition_seed_offset", 0) + preset["repetitions"]
+    preset["repetition_seed_offset"] = preset.get("repetition_seed_offset", 0) + max(
+        [preset["repetitions"], *preset.get("repetitions_of", {}).values()]
     )
     out.write_text(yaml.safe_dump({"scales": {again(scale): preset}}))
 

@@ -122,10 +122,13 @@ def mkfs_options(fs, *extra):
 
 def repetitions(scale, experiment):
     """Independent runs of an experiment: the scale's count for an experiment whose
-    statistic varies between runs (config `repeated`), else one."""
+    statistic varies between runs (config `repeated`; `repetitions_of` names the
+    experiments with a count of their own), else one."""
     if experiment not in config["repeated"]:
         return [1]
-    return list(range(1, scale_params(scale)["repetitions"] + 1))
+    params = scale_params(scale)
+    count = params.get("repetitions_of", {}).get(experiment, params["repetitions"])
+    return list(range(1, count + 1))
 
 
 def repetition_seed(scale, rep):
