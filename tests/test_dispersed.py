@@ -6,7 +6,7 @@ import json
 import pytest
 import yaml
 
-from conftest import REPO, clear_results, emulator_platform_run, snakemake
+from conftest import REPO, clear_results, emulator_platform_run, planned_jobs, snakemake
 from mobifrag.tables import dispersed as dispersed_table
 
 DISPERSED = REPO / "results/emulator-emmc/test/dispersed/ext4"
@@ -204,3 +204,16 @@ def test_repetitions_draw_their_own_offsets(repetitions):
     runs = {rep: emulator_platform_run("test") / f"dispersed/ext4/rep-{rep}" for rep in "12"}
     assert fio_seed(runs["1"], "write-1") == str(seed)
     assert fio_seed(runs["2"], "write-1") == str(seed + 1)
+
+
+@pytest.mark.emulator
+def test_a_changed_seed_reruns_the_guest_jobs(repetitions):
+    # The seed reaches the guest only through the job's arguments, which read the input
+    # (guest_job_args): their values must still be compared with the last run's.
+    target = str((DISPERSED / "dispersed.csv").relative_to(REPO))
+    seed = yaml.safe_load((REPO / "config/config.yaml").read_text())["seed"]
+    same = snakemake("-n", target, "--config", "scale=test")
+    assert "dispersed_run" not in planned_jobs(same.stdout + same.stderr)
+    changed = snakemake("-n", target, "--config", "scale=test", f"seed={seed + 100}")
+    assert planned_jobs(changed.stdout + changed.stderr)["dispersed_run"] == 2
+    assert "Params have changed" in changed.stdout + changed.stderr

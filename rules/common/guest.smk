@@ -37,6 +37,10 @@ def guest_inputs(job):
     }
 
 
+def takes_input(v):
+    return callable(v) and len(inspect.signature(v).parameters) == 2
+
+
 def guest_args(template, **values):
     """A guest job's arguments (or runner options) as a params function: the template
     filled in with the job's wildcards, input, output and the named values, each a constant or a
@@ -46,11 +50,27 @@ def guest_args(template, **values):
     def value(v, wildcards, input):
         if not callable(v):
             return v
-        takes_input = len(inspect.signature(v).parameters) == 2
-        return v(wildcards, input) if takes_input else v(wildcards)
+        return v(wildcards, input) if takes_input(v) else v(wildcards)
 
     def fill(wildcards, input, output):
         named = {k: value(v, wildcards, input) for k, v in values.items()}
         return template.format(wildcards=wildcards, input=input, output=output, **named)
 
     return fill
+
+
+def guest_job_args(template, **values):
+    """The params of a guest job's arguments, for `params: **guest_job_args(...)`:
+    job_args as guest_args fills them, and job_values, the named values that are not
+    drawn from the input (a seed, a size, mkfs options). Snakemake compares only params
+    whose function does not read the input or output, so without job_values a changed
+    seed or size would leave the job's results standing; a changed input reruns it
+    anyway."""
+
+    def tracked(wildcards):
+        named = {k: v for k, v in values.items() if not takes_input(v)}
+        return " ".join(
+            f"{k}={v(wildcards) if callable(v) else v}" for k, v in sorted(named.items())
+        )
+
+    return {"job_args": guest_args(template, **values), "job_values": tracked}

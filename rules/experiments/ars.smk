@@ -24,13 +24,13 @@ use rule guest_job as ars_motivation with:
     wildcard_constraints:
         scheme=ARS_SCHEMES,
     params:
-        disk_mib=lambda w: ars_params(w.scale)["disk_mib"],
-        job_args=guest_args(
+        **guest_job_args(
             "{wildcards.scheme} {file} {writers} {reads}",
             file=lambda w: ars_params(w.scale)["file_mib"] * 1024 * 1024,
             writers=config["ars"]["writers"],
             reads=config["ars"]["reads"],
         ),
+        disk_mib=lambda w: ars_params(w.scale)["disk_mib"],
 
 
 use rule guest_job as ars_blocksize with:
@@ -46,8 +46,7 @@ use rule guest_job as ars_blocksize with:
     wildcard_constraints:
         scheme=ARS_SCHEMES,
     params:
-        disk_mib=lambda w: ars_params(w.scale)["disk_mib"],
-        job_args=guest_args(
+        **guest_job_args(
             "{wildcards.scheme} {file} '{sizes}' {reads}",
             file=lambda w: ars_params(w.scale)["file_mib"] * 1024 * 1024,
             sizes=lambda w: " ".join(
@@ -55,6 +54,7 @@ use rule guest_job as ars_blocksize with:
             ),
             reads=config["ars"]["reads"],
         ),
+        disk_mib=lambda w: ars_params(w.scale)["disk_mib"],
 
 
 # Every cold read's block trace is replayed by its own job (rule ftl_replay_phase): the
@@ -95,9 +95,9 @@ use rule guest_job as ars_checks with:
     benchmark:
         platform_runs("benchmarks/ars_checks.tsv")
     params:
-        disk_mib=lambda w: ars_params(w.scale)["disk_mib"],
-        job_args=guest_args(
+        **guest_job_args(
             "{file} {writers}",
             file=lambda w: ars_params(w.scale)["file_mib"] * 1024 * 1024,
             writers=config["ars"]["writers"],
         ),
+        disk_mib=lambda w: ars_params(w.scale)["disk_mib"],

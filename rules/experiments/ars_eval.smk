@@ -28,8 +28,7 @@ use rule guest_job as ars_eval_fragbench with:
         scheme=ARS_SCHEMES,
         rep=r"\d+",
     params:
-        disk_mib=lambda w: ars_eval(w.scale)["disk_mib"],
-        job_args=guest_args(
+        **guest_job_args(
             "{wildcards.scheme} {file} {writers} {files} {fill} {sizes} {seq_bs} {rand_bs}"
             " {gc_sleep_ms}",
             file=lambda w: ars_eval(w.scale)["file_kib"] * 1024,
@@ -41,6 +40,7 @@ use rule guest_job as ars_eval_fragbench with:
             rand_bs=config["ars_eval"]["rand_block_kib"] * 1024,
             gc_sleep_ms=config["ars_eval"]["high_gc_urgent_sleep_ms"],
         ),
+        disk_mib=lambda w: ars_eval(w.scale)["disk_mib"],
 
 
 rule ars_eval_sqlite_traces:
@@ -82,13 +82,13 @@ use rule guest_job as ars_eval_sqlite with:
     wildcard_constraints:
         scheme=ARS_SCHEMES,
     params:
-        disk_mib=lambda w: ars_eval(w.scale)["disk_mib"],
-        job_args=guest_args(
+        **guest_job_args(
             "{wildcards.scheme} {fill} {sizes} $(realpath {input.traces}) {seed}",
             fill=config["ars_eval"]["moderate_fill_percent"],
             sizes=" ".join(str(n) for n in fragbench_args()),
             seed=config["seed"],
         ),
+        disk_mib=lambda w: ars_eval(w.scale)["disk_mib"],
 
 
 # Fig. 7's real app traces (config ars_eval.apps_traces: mobibench): Mobibench's
@@ -167,8 +167,7 @@ use rule guest_job as ars_eval_apps with:
     wildcard_constraints:
         scheme=ARS_SCHEMES,
     params:
-        disk_mib=lambda w: ars_eval(w.scale)["disk_mib"],
-        job_args=guest_args(
+        **guest_job_args(
             "{wildcards.scheme} {fill} {sizes}"
             " $(realpath {selection}) $(realpath {traces})"
             " '{apps}' {seed}",
@@ -179,6 +178,7 @@ use rule guest_job as ars_eval_apps with:
             apps=" ".join(config["ars_selection"]["apps"]),
             seed=config["seed"],
         ),
+        disk_mib=lambda w: ars_eval(w.scale)["disk_mib"],
 
 
 # The tables of speed (throughput, sqlite, apps, create) read each run's phase models

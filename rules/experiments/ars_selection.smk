@@ -39,14 +39,14 @@ use rule guest_job as ars_selection_replay with:
     wildcard_constraints:
         app="[a-z]+",
     params:
-        disk_mib=lambda w: ars_selection_scale(w.scale)["disk_mib"],
-        # quoted here: Snakemake's :q drops an empty string (F2FS's default options)
-        job_args=guest_args(
+        **guest_job_args(
             "{fs} {mkfs} $(realpath {input.traces}) {seed}",
             fs=config["ars_selection"]["filesystem"],
             mkfs=mkfs_options(config["ars_selection"]["filesystem"]),
             seed=config["seed"],
         ),
+        disk_mib=lambda w: ars_selection_scale(w.scale)["disk_mib"],
+        # quoted here: Snakemake's :q drops an empty string (F2FS's default options)
 
 
 rule ars_selection_dof:

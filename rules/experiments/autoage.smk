@@ -34,15 +34,15 @@ use rule guest_job as autoage_replay with:
         mem_mb=guest_mem_mb,
         runtime=autoage_runtime_min,
     params:
+        **guest_job_args(
+            "{wildcards.fs} {mkfs} $(realpath {input.traces}) {seed}",
+            mkfs=lambda w: mkfs_options(w.fs),
+            seed=config["seed"],
+        ),
         disk_mib=lambda w: scale_params(w.scale)["autoage"]["disk_mib"],
         runner=guest_args(
             "--timeout {timeout}",
             timeout=autoage_timeout_s,
-        ),
-        job_args=guest_args(
-            "{wildcards.fs} {mkfs} $(realpath {input.traces}) {seed}",
-            mkfs=lambda w: mkfs_options(w.fs),
-            seed=config["seed"],
         ),
 
 

@@ -40,12 +40,12 @@ use rule guest_job as capacity_replay with:
         fs="ext4|f2fs",
         mib=r"\d+",
     params:
-        disk_mib=lambda w: int(w.mib),
-        job_args=guest_args(
+        **guest_job_args(
             "{wildcards.fs} {mkfs} $(realpath {input.traces}) {seed}",
             mkfs=lambda w: mkfs_options(w.fs),
             seed=config["seed"],
         ),
+        disk_mib=lambda w: int(w.mib),
 
 
 rule capacity_tables:

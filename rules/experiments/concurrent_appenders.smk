@@ -20,14 +20,14 @@ use rule guest_job as concurrent_appenders with:
         writers=r"\d+",
         rep=r"\d+",
     params:
-        disk_mib=lambda w: scale_params(w.scale)["disk_mib"],
-        job_args=guest_args(
+        **guest_job_args(
             "{wildcards.fs} {mkfs} {wildcards.writers} {record} {file}",
             mkfs=lambda w: mkfs_options(w.fs),
             record=config["concurrent_appenders"]["record_kib"] * 1024,
             file=lambda w: scale_params(w.scale)["concurrent_appenders"]["file_kib"]
             * 1024,
         ),
+        disk_mib=lambda w: scale_params(w.scale)["disk_mib"],
 
 
 rule concurrent_appenders_tables:

@@ -16,12 +16,7 @@ use rule guest_job as dispersed_run with:
         fs="ext4|f2fs",
         rep=r"\d+",
     params:
-        # The file, its metadata and the file system's own: a fifth more than the file.
-        disk_mib=lambda w: max(scale_params(w.scale)["dispersed"]["region_mib"])
-        * 6
-        // 5
-        + 64,
-        job_args=guest_args(
+        **guest_job_args(
             "{wildcards.fs} {mkfs} {file_mib}M {ios} {regions} {seed}",
             mkfs=lambda w: mkfs_options(w.fs),
             file_mib=lambda w: max(scale_params(w.scale)["dispersed"]["region_mib"]),
@@ -31,6 +26,11 @@ use rule guest_job as dispersed_run with:
             ),
             seed=lambda w: repetition_seed(w.scale, w.rep),
         ),
+        # The file, its metadata and the file system's own: a fifth more than the file.
+        disk_mib=lambda w: max(scale_params(w.scale)["dispersed"]["region_mib"])
+        * 6
+        // 5
+        + 64,
 
 
 # Every (phase, model) replay is its own job (rule ftl_replay_phase); the table reads

@@ -83,8 +83,7 @@ use rule guest_job as ext4tune_bench with:
         config="|".join(EXT4TUNE["configurations"]),
         rep=r"\d+",
     params:
-        disk_mib=lambda w: ext4tune_params(w.scale)["disk_mib"],
-        job_args=guest_args(
+        **guest_job_args(
             "{mkfs} {mount} $(realpath {input.trace}) {seed} {sizes}"
             " $(realpath {input.iozone}) $(realpath {input.filebench}) {mixes}",
             mixes=shlex.quote(" ".join(FILEBENCH_MIXES)),
@@ -103,6 +102,7 @@ use rule guest_job as ext4tune_bench with:
                 )
             ),
         ),
+        disk_mib=lambda w: ext4tune_params(w.scale)["disk_mib"],
 
 
 # The tables read every benchmark run's phase models (ftl_replay_run: its block traces

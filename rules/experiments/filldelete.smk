@@ -35,13 +35,13 @@ use rule guest_job as filldelete_fill with:
     wildcard_constraints:
         fs="ext4|f2fs",
     params:
-        disk_mib=lambda w: scale_params(w.scale)["filldelete"]["disk_mib"],
-        runner="--keep-disk",
-        job_args=guest_args(
+        **guest_job_args(
             "{wildcards.fs} {mkfs} $(realpath {input.trace}) {seed}",
             mkfs=lambda w: filldelete_mkfs(w.fs, w.scale),
             seed=config["seed"],
         ),
+        disk_mib=lambda w: scale_params(w.scale)["filldelete"]["disk_mib"],
+        runner="--keep-disk",
 
 
 rule filldelete_traces:
@@ -87,19 +87,19 @@ use rule guest_job as filldelete_replay with:
         level="low|moderate|high|full",
         app="[a-z]+",
     params:
+        **guest_job_args(
+            "{wildcards.fs} {mkfs} $(realpath {input.traces}) {seed}",
+            mkfs=lambda w, input: (
+                "aged" if input.filled else filldelete_mkfs(w.fs, w.scale)
+            ),
+            seed=config["seed"],
+        ),
         disk_mib=lambda w: scale_params(w.scale)["filldelete"]["disk_mib"],
         runner=guest_args(
             "{disk}",
             disk=lambda w, input: (
                 f"--disk-from {input.filled}/disk.img" if input.filled else ""
             ),
-        ),
-        job_args=guest_args(
-            "{wildcards.fs} {mkfs} $(realpath {input.traces}) {seed}",
-            mkfs=lambda w, input: (
-                "aged" if input.filled else filldelete_mkfs(w.fs, w.scale)
-            ),
-            seed=config["seed"],
         ),
 
 

@@ -131,13 +131,13 @@ use rule guest_job as janusd_recurring with:
     wildcard_constraints:
         interval=r"\d+",
     params:
-        disk_mib=lambda w: scale_params(w.scale)["autoage"]["disk_mib"],
-        job_args=guest_args(
+        **guest_job_args(
             "{fs} {mkfs} $(realpath {input.traces}) {seed} {wildcards.interval}",
             fs=TREAT_FS,
             mkfs=TREAT_MKFS,
             seed=config["seed"],
         ),
+        disk_mib=lambda w: scale_params(w.scale)["autoage"]["disk_mib"],
 
 
 rule janusd_recurring_replays:

@@ -45,8 +45,7 @@ use rule guest_job as scan_run with:
         fs="ext4|f2fs",
         rep=r"\d+",
     params:
-        disk_mib=lambda w: scale_params(w.scale)["scan"]["disk_mib"],
-        job_args=guest_args(
+        **guest_job_args(
             "{wildcards.fs} {mkfs} $(realpath {input.traces}) {file_bytes} {seed}",
             file_bytes=lambda w: scale_params(w.scale)["scan"]["file_mib"]
             * 1024
@@ -54,6 +53,7 @@ use rule guest_job as scan_run with:
             mkfs=lambda w: mkfs_options(w.fs),
             seed=lambda w: repetition_seed(w.scale, w.rep),
         ),
+        disk_mib=lambda w: scale_params(w.scale)["scan"]["disk_mib"],
 
 
 # Every file's cold read is replayed by its own job (rule ftl_replay_phase); the tables

@@ -50,14 +50,14 @@ use rule guest_job as treat_age with:
     wildcard_constraints:
         level="low|moderate|high|full",
     params:
-        disk_mib=lambda w: treat_params(w.scale)["disk_mib"],
-        runner="--keep-disk",
-        job_args=guest_args(
+        **guest_job_args(
             "{fs} {mkfs} $(realpath {input.trace}) {seed}",
             fs=TREAT_FS,
             mkfs=TREAT_MKFS,
             seed=config["seed"],
         ),
+        disk_mib=lambda w: treat_params(w.scale)["disk_mib"],
+        runner="--keep-disk",
 
 
 use rule guest_job as treat_prealloc with:
@@ -81,15 +81,15 @@ use rule guest_job as treat_prealloc with:
         threads=r"\d+",
         kib=r"\d+",
     params:
-        disk_mib=lambda w: treat_params(w.scale)["disk_mib"],
-        runner=guest_args("--disk-from {input.aged}/disk.img"),
-        job_args=guest_args(
+        **guest_job_args(
             "{fs} {wildcards.threads} {record} {file} {unit}",
             fs=TREAT_FS,
             record=config["treat"]["record_kib"] * 1024,
             file=lambda w: treat_params(w.scale)["file_kib"] * 1024,
             unit=lambda w: int(w.kib) * 1024,
         ),
+        disk_mib=lambda w: treat_params(w.scale)["disk_mib"],
+        runner=guest_args("--disk-from {input.aged}/disk.img"),
 
 
 use rule guest_job as treat_e4defrag with:
@@ -112,15 +112,15 @@ use rule guest_job as treat_e4defrag with:
         level="low|moderate|high|full",
         threads=r"\d+",
     params:
-        disk_mib=lambda w: treat_params(w.scale)["disk_mib"],
-        runner=guest_args("--disk-from {input.aged}/disk.img"),
-        job_args=guest_args(
+        **guest_job_args(
             "{fs} {wildcards.threads} {record} {file} 0 defrag",
             fs=TREAT_FS,
             record=config["treat"]["record_kib"] * 1024,
             file=lambda w: treat_params(w.scale)["file_kib"] * 1024,
         ),
         # The two block traces move out of the run, to the outputs the model stage reads.
+        disk_mib=lambda w: treat_params(w.scale)["disk_mib"],
+        runner=guest_args("--disk-from {input.aged}/disk.img"),
         then=guest_args(
             "&& rm -rf {output.blktrace} {output.appends}"
             " && mv {output.out}/blktrace/e4defrag {output.blktrace}"
@@ -160,13 +160,13 @@ use rule guest_job as treat_journal with:
     wildcard_constraints:
         mode="delete|truncate|persist|wal",
     params:
-        disk_mib=lambda w: treat_params(w.scale)["disk_mib"],
-        job_args=guest_args(
+        **guest_job_args(
             "{fs} {mkfs} $(realpath {input.traces}) {seed} 0",
             fs=TREAT_FS,
             mkfs=TREAT_MKFS,
             seed=config["seed"],
         ),
+        disk_mib=lambda w: treat_params(w.scale)["disk_mib"],
 
 
 rule treat_sqlite_prealloc_trace:
@@ -203,8 +203,7 @@ use rule guest_job as treat_sqlite_prealloc with:
     wildcard_constraints:
         app="[a-z]+",
     params:
-        disk_mib=lambda w: treat_params(w.scale)["disk_mib"],
-        job_args=guest_args(
+        **guest_job_args(
             "{fs} {mkfs} $(realpath {input.traces}) {seed} {units}",
             fs=TREAT_FS,
             mkfs=TREAT_MKFS,
@@ -213,6 +212,7 @@ use rule guest_job as treat_sqlite_prealloc with:
                 str(kib * 1024) for kib in treat_params(w.scale)["sqlite_prealloc_kib"]
             ),
         ),
+        disk_mib=lambda w: treat_params(w.scale)["disk_mib"],
 
 
 rule treat_prealloc_table:

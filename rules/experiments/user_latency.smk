@@ -71,14 +71,14 @@ use rule guest_job as user_latency_age with:
     wildcard_constraints:
         state=UL_STATES,
     params:
-        disk_mib=lambda w: ul_params(w.scale)["disk_mib"],
-        runner="--keep-disk",
-        job_args=guest_args(
+        **guest_job_args(
             "{fs} {mkfs} $(realpath {input.trace}) {seed}",
             fs=UL["filesystem"],
             mkfs=mkfs_options(UL["filesystem"]),
             seed=config["seed"],
         ),
+        disk_mib=lambda w: ul_params(w.scale)["disk_mib"],
+        runner="--keep-disk",
 
 
 rule user_latency_install_traces:
@@ -131,13 +131,13 @@ use rule guest_job as user_latency_run with:
     wildcard_constraints:
         state=UL_STATES,
     params:
-        disk_mib=lambda w: ul_params(w.scale)["disk_mib"],
-        runner=guest_args("--disk-from {input.aged}/disk.img"),
-        job_args=guest_args(
+        **guest_job_args(
             "{fs} $(realpath {input.install}) $(realpath {input.tiles}) $(realpath {input.queries}) {seed}",
             fs=UL["filesystem"],
             seed=config["seed"],
         ),
+        disk_mib=lambda w: ul_params(w.scale)["disk_mib"],
+        runner=guest_args("--disk-from {input.aged}/disk.img"),
 
 
 # Every phase's replay is its own job (rule ftl_replay_phase); the table reads their

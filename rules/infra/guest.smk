@@ -3,8 +3,8 @@
 # memory and timeout. Each experiment derives its jobs with
 #   use rule guest_job as <experiment>_<step> with:
 # giving input (unpack(guest_inputs("jobs/<job>.sh")) and its own inputs), output `out`,
-# log, benchmark and params: disk_mib, runner (extra runner options, e.g. --keep-disk) and
-# job_args (guest_args(template, **values): the job script's arguments), and `then`
+# log, benchmark and params: disk_mib, runner (extra runner options, e.g. --keep-disk),
+# **guest_job_args(template, **values) (the job script's arguments), and `then`
 # (a shell step after the job, e.g. moving a trace out of the run).
 # retries: a failed guest job runs once more on a fresh guest and disk (the runner starts
 # from an empty staging folder); every derived job inherits it. On a cluster this covers
@@ -27,6 +27,7 @@ rule guest_job:
         disk_mib=0,
         runner="",
         job_args="",
+        job_values="",  # compared between runs only (guest_job_args)
         then="",
     shell:
         "{params.python} -m mobifrag.platform.run --device {params.device}"
