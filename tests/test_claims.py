@@ -277,6 +277,34 @@ def test_emulator_wall_time_is_shown_not_judged_on_an_emulator(tmp_path):
     assert check([claim], tmp_path, platform="adb")[0].verdict == REPRODUCED
 
 
+def wall_time_claim():
+    measure = {"table": "t.csv", "column": "modeled_mib_s", "where": {"arm": "b"}}
+    measure["relative_to"] = {**measure, "where": {"arm": "a"}}
+    return one_claim(basis="modeled_time", on_hardware="device_wall", measure=measure)
+
+
+def test_a_phone_judges_wall_time_where_an_emulator_judges_modeled_time(tmp_path):
+    header = "rep,arm,modeled_mib_s,wall_mib_s"
+    # modeled: b twice as fast as a; the phone's wall time: b as fast as a
+    write_table(tmp_path, header, ["1,a,10,30", "1,b,20,30", "2,a,10,31", "2,b,20,31"])
+    (on_qemu,) = check([wall_time_claim()], tmp_path, platform="qemu")
+    assert (on_qemu.claim["basis"], on_qemu.measured) == ("modeled_time", 2.0)
+    assert on_qemu.verdict == REPRODUCED
+    (on_phone,) = check([wall_time_claim()], tmp_path, platform="adb")
+    assert (on_phone.claim["basis"], on_phone.measured) == ("device_wall", 1.0)
+    assert on_phone.verdict == NOT_REPRODUCED and on_phone.measurement.repetitions == 2
+
+
+def test_wall_time_on_hardware_needs_a_modeled_column(tmp_path):
+    path = tmp_path / "claims.yaml"
+    claim = one_claim(basis="modeled_time", on_hardware="device_wall")
+    path.write_text(yaml.safe_dump({"claims": [claim]}))
+    with pytest.raises(ClaimsError, match="claim synthetic: .*x is not a modeled_<x> column"):
+        load_claims(path)
+    path.write_text(yaml.safe_dump({"claims": [wall_time_claim()]}))
+    assert load_claims(path)[0]["on_hardware"] == "device_wall"
+
+
 def test_calibrated_claims_are_reported_not_counted(tmp_path):
     write_table(tmp_path, "arm,x", ["b,2.0"])
     (verdict,) = check([one_claim(basis="calibrated")], tmp_path)

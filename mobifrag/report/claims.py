@@ -31,6 +31,7 @@ import jsonschema
 import yaml
 
 from mobifrag import REPO
+from mobifrag.report.on_hardware import TwinError, as_judged, check_twins
 from mobifrag.report.verdict import (
     CALIBRATED,
     INCONCLUSIVE,
@@ -146,7 +147,8 @@ def load_claims_file(path: Path) -> dict:
     for claim in data["claims"]:
         try:
             band(claim["reproduced_if"], claim.get("paper_value"))
-        except BandError as error:
+            check_twins(claim)
+        except (BandError, TwinError) as error:
             raise ClaimsError(f"{path}: claim {claim['id']}: {error}") from None
     return data
 
@@ -254,6 +256,7 @@ def regime_unreached(results: Path, claim: dict) -> str:
 
 
 def judge_claim(claim: dict, results: Path, platform: str) -> Verdict:
+    claim = as_judged(claim, platform)
     outcome = measure_outcome(results, claim["measure"])
     if outcome.missing:
         return Verdict(claim, None, NOT_MEASURED, f"needs {outcome.missing}")

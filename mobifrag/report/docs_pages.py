@@ -254,7 +254,8 @@ def claim_block(c: dict) -> list[str]:
     )
     for table in tables(c):
         lines.append(f"- table `{table}`: `{table_command(table)}`")
-    lines.append(f"- basis: {c['basis']}")
+    on_phone = f" ({c['on_hardware']} on a phone)" if "on_hardware" in c else ""
+    lines.append(f"- basis: {c['basis']}{on_phone}")
     lines.append(f"- band: {describe(c)}")
     if "band" in c:
         lines.append(f"- how the band derives: {cell(c['band'])}")
