@@ -70,7 +70,8 @@ def guest_job_args(template, **values):
     def tracked(wildcards):
         named = {k: v for k, v in values.items() if not takes_input(v)}
         return " ".join(
-            f"{k}={v(wildcards) if callable(v) else v}" for k, v in sorted(named.items())
+            f"{k}={v(wildcards) if callable(v) else v}"
+            for k, v in sorted(named.items())
         )
 
     return {"job_args": guest_args(template, **values), "job_values": tracked}
