@@ -19,6 +19,13 @@ from conftest import REPO, emulator_platform_run, snakemake
 pytestmark = pytest.mark.emulator
 
 RUNS = str((emulator_platform_run("test") / "ext4tune/runs").relative_to(REPO))
+
+
+def first_run(name):
+    """The folder of a configuration's first repetition, the one these tests build."""
+    return REPO / RUNS / name / "rep-1"
+
+
 # each run's phase models (rule ftl_replay_run); the first repetition of each configuration
 MODELS = "results/emulator-emmc/test/ext4tune/runs/{}/rep-1/model/phases.json"
 CONFIG_FILE = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
@@ -32,15 +39,15 @@ def tables(emulator_kernel, tmp_path_factory):
     # Their phase models go too: Snakemake keeps an existing output whose input folder is
     # gone, so the guests would not run again.
     for name in ("default", "tuned"):
-        shutil.rmtree(REPO / RUNS / name / "rep-1", ignore_errors=True)
+        shutil.rmtree(first_run(name), ignore_errors=True)
         shutil.rmtree((REPO / MODELS.format(name)).parent, ignore_errors=True)
     # one guest at a time (the machine is shared)
     models = [MODELS.format(name) for name in ("default", "tuned")]
     snakemake(*models, "--cores", "1", "--config", "scale=test")
     out = tmp_path_factory.mktemp("ext4tune")
     command = [sys.executable, "-m", "mobifrag.tables.ext4tune"]
-    command += ["--run", "default", "1", str(REPO / RUNS / "default" / "rep-1")]
-    command += ["--run", "tuned", "1", str(REPO / RUNS / "tuned" / "rep-1")]
+    command += ["--run", "default", "1", str(first_run("default"))]
+    command += ["--run", "tuned", "1", str(first_run("tuned"))]
     command += [arg for model in models for arg in ("--model", model)]
     command += ["--table", str(out / "bench.csv"), "--configs", str(out / "configs.csv")]
     subprocess.run(command, cwd=REPO, check=True)
@@ -64,14 +71,14 @@ def test_configurations_are_what_the_paper_sets(tables):
 def test_kernel_refuses_async_commit_in_ordered_mode(tables):
     assert tables["configs"]["tuned"]["async_commit_alone"] == "journal_async_commit alone: refused"
     assert tables["configs"]["default"]["async_commit_alone"] == ""
-    probe = (REPO / RUNS / "tuned" / "async-commit-probe.txt").read_text()
+    probe = (first_run("tuned") / "async-commit-probe.txt").read_text()
     assert "data=ordered" in probe
 
 
 def test_aging_leaves_the_disk_about_half_full(tables):
     for name, facts in tables["configs"].items():
         assert 45 <= int(facts["used_percent"]) <= 65, name
-        aging = json.loads((REPO / RUNS / name / "aging.json").read_text())
+        aging = json.loads((first_run(name) / "aging.json").read_text())
         assert aging["ops"]["unlink"] > 0, name
         assert sum(aging["errors"].values()) == 0, name
 
@@ -97,7 +104,7 @@ def test_every_benchmark_run_is_traced_and_modeled(tables):
         f"filebench-{m}" for m in ("large-write", "large-read", "small-write", "small-read")
     }
     for name in ("default", "tuned"):
-        traced = {p.name for p in (REPO / RUNS / name / "blktrace").iterdir()}
+        traced = {p.name for p in (first_run(name) / "blktrace").iterdir()}
         assert sections | {"postmark"} <= traced, name
     for row in tables["bench"]:
         # IOzone's data reaches the device within its phase (fsync, -e, then the sync
@@ -141,7 +148,7 @@ def test_ffsb_read_and_write_are_separate_filebench_phases(tables):
             assert int(row["write_bytes"]) < int(row["read_bytes"]), row
     for name in ("default", "tuned"):
         for mix in ("large-write", "large-read", "small-write", "small-read"):
-            report = (REPO / RUNS / name / "filebench" / f"{mix}.txt").read_text()
+            report = (first_run(name) / "filebench" / f"{mix}.txt").read_text()
             assert "IO Summary:" in report, (name, mix)
 
 
@@ -162,6 +169,6 @@ def test_iozone_tests_are_separate_invocations_and_phases(tables):
             assert int(row["write_bytes"]) < int(row["read_bytes"]), row
     for name in ("default", "tuned"):
         for test in ("seq-write", "seq-read", "rand-write", "rand-read"):
-            report = (REPO / RUNS / name / "iozone" / f"{test}.txt").read_text()
+            report = (first_run(name) / "iozone" / f"{test}.txt").read_text()
             assert "Throughput test with 1 process" in report, (name, test)
             assert labels.get(test, "mixed workload") in report, (name, test)
