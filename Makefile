@@ -6,6 +6,15 @@ export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
 DEVICE ?= emulator-emmc
 SCALE ?= quick
 CORES ?= $(shell nproc)
+# Guest jobs at once per host core. Under TCG a guest leaves its core idle about half of
+# the time (IOzone's and filebench's sleeps, 9p round trips): on 2 cores, four quick Ext4
+# tuning runs at once took 32 s a run, two at once 43.5 s (docs/measurements.md).
+GUESTS_PER_CORE ?= 2
+# Memory (MiB) the run hands out: what the host has free. A guest job asks for its RAM
+# plus 1 GiB (rules/common/guest.smk), so a host with less memory runs fewer at once.
+MEM_MB ?= $(shell awk '/^MemAvailable:/ {print int($$2 / 1024)}' /proc/meminfo)
+SNAKEMAKE = snakemake --profile profiles/default \
+    --cores $$(( $(CORES) * $(GUESTS_PER_CORE) )) --resources mem_mb=$(MEM_MB) adb_jobs=1
 
 .PHONY: all reproduce check stability test test-fast lint format bootstrap cores clean clean-all help
 CHECK ?= treatments
@@ -26,13 +35,18 @@ help:
 bootstrap:
 	@scripts/bootstrap.sh
 
-# A run's cores: a positive whole number (Snakemake would take CORES=-1 without a word).
+# A run's cores, guests per core and memory: positive whole numbers (Snakemake would
+# take CORES=-1 without a word).
 cores:
 	@[[ "$(CORES)" =~ ^[1-9][0-9]*$$ ]] || \
 	    { echo "make: CORES=$(CORES) is not a positive number of cores" >&2; exit 2; }
+	@[[ "$(GUESTS_PER_CORE)" =~ ^[1-9][0-9]*$$ ]] || \
+	    { echo "make: GUESTS_PER_CORE=$(GUESTS_PER_CORE) is not a positive number" >&2; exit 2; }
+	@[[ "$(MEM_MB)" =~ ^[1-9][0-9]*$$ ]] || \
+	    { echo "make: MEM_MB=$(MEM_MB) is not a positive number of MiB" >&2; exit 2; }
 
 reproduce: cores bootstrap
-	snakemake all --profile profiles/default --cores $(CORES) \
+	$(SNAKEMAKE) all \
 	    --config device=$(DEVICE) scale=$(SCALE)
 	@echo "results/$(DEVICE)/$(SCALE)/claims.md: $$(sed -n 3p results/$(DEVICE)/$(SCALE)/claims.md)"
 
@@ -41,16 +55,16 @@ reproduce: cores bootstrap
 STABILITY := results/$(DEVICE)/stability-$(SCALE)
 stability: cores bootstrap
 	python -m mobifrag.report.stability prepare --scale $(SCALE) --out $(STABILITY).yaml
-	snakemake all --profile profiles/default --cores $(CORES) \
+	$(SNAKEMAKE) all \
 	    --config device=$(DEVICE) scale=$(SCALE)
-	snakemake all --profile profiles/default --cores $(CORES) \
+	$(SNAKEMAKE) all \
 	    --configfile $(STABILITY).yaml --config device=$(DEVICE) scale=$(SCALE)-again
 	python -m mobifrag.report.stability compare results/$(DEVICE)/$(SCALE)/claims.csv \
 	    results/$(DEVICE)/$(SCALE)-again/claims.csv --markdown $(STABILITY).md
 
 check: cores bootstrap
-	snakemake results/$(DEVICE)/$(SCALE)/checks/$(CHECK).md --profile profiles/default \
-	    --cores $(CORES) --config device=$(DEVICE) scale=$(SCALE)
+	$(SNAKEMAKE) results/$(DEVICE)/$(SCALE)/checks/$(CHECK).md \
+	    --config device=$(DEVICE) scale=$(SCALE)
 
 test: bootstrap
 	$(MAKE) -C agent test
@@ -115,10 +129,10 @@ docs: bootstrap
 # if missing) through it and ftl-sim, the table results/<device>/<scale>/flashsim/diff.csv
 # and its figure.
 .PHONY: flashsim-diff
-flashsim-diff: bootstrap
-	snakemake results/$(DEVICE)/$(SCALE)/flashsim/diff.csv \
+flashsim-diff: cores bootstrap
+	$(SNAKEMAKE) results/$(DEVICE)/$(SCALE)/flashsim/diff.csv \
 	    paper-figures/$(DEVICE)/$(SCALE)/tmc-fig13-flashsim-diff.pdf \
-	    --profile profiles/default --cores $(CORES) --config device=$(DEVICE) scale=$(SCALE)
+	    --config device=$(DEVICE) scale=$(SCALE)
 
 # Fuzzing of what parses outside input (docs/fuzzing.md): the agent's trace parser for
 # FUZZ_SECONDS (libFuzzer when clang has -fsanitize=fuzzer, else the seeded mutation

@@ -8,6 +8,7 @@ import subprocess
 import sys
 
 import pytest
+import yaml
 
 from conftest import REPO, snakemake
 from mobifrag.workflow.profiles import DEVICES, SCHEMA
@@ -31,6 +32,15 @@ def test_every_shipped_profile_plans_a_whole_run(profile):
     output = run.stdout + run.stderr
     assert run.returncode == 0, output[-3000:]
     assert "Job stats" in output
+    # A real device's jobs share its one test partition: each holds the run's one
+    # adb_jobs slot (profiles/default), a guest none.
+    on_hardware = profile_platform(profile) == "adb"
+    assert ("adb_jobs=1" in output) == on_hardware
+    assert ("adb_jobs=0" in output) != on_hardware
+
+
+def profile_platform(name):
+    return yaml.safe_load((DEVICES / f"{name}.yaml").read_text())["platform"]["type"]
 
 
 def test_the_missing_ramdisk_is_planned_and_fails_its_job_by_name():
@@ -123,10 +133,23 @@ def test_a_broken_stray_profile_stops_only_runs_on_it(tmp_path):
     assert own.returncode != 0 and "stray.yaml" in own.stdout + own.stderr
 
 
-@pytest.mark.parametrize("cores", ["-1", "0", "two", ""])
-def test_a_run_refuses_a_bad_core_count(cores):
+@pytest.mark.parametrize("name", ["CORES", "GUESTS_PER_CORE", "MEM_MB"])
+@pytest.mark.parametrize("value", ["-1", "0", "two", ""])
+def test_a_run_refuses_a_bad_core_count_or_memory(name, value):
     run = subprocess.run(
-        ["make", "-s", "cores", f"CORES={cores}"], cwd=REPO, capture_output=True, text=True
+        ["make", "-s", "cores", f"{name}={value}"], cwd=REPO, capture_output=True, text=True
     )
-    assert run.returncode == 2 and f"CORES={cores} is not a positive number" in run.stderr
-    assert subprocess.run(["make", "-s", "cores", "CORES=2"], cwd=REPO).returncode == 0
+    assert run.returncode == 2 and f"{name}={value} is not a positive number" in run.stderr
+    assert subprocess.run(["make", "-s", "cores", f"{name}=2"], cwd=REPO).returncode == 0
+
+
+def test_a_run_holds_guests_per_core_and_the_hosts_free_memory():
+    run = subprocess.run(
+        ["make", "-n", "reproduce", "CORES=3", "GUESTS_PER_CORE=2", "MEM_MB=5000"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+    )
+    assert "--cores $(( 3 * 2 )) --resources mem_mb=5000 adb_jobs=1" in run.stdout
+    free = subprocess.run(["make", "-n", "reproduce"], cwd=REPO, capture_output=True, text=True)
+    assert "--resources mem_mb=" in free.stdout and "mem_mb= " not in free.stdout

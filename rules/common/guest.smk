@@ -15,6 +15,13 @@ def guest_mem_mb(wildcards):
     return device_profile(job_device(wildcards))["platform"]["memory_mib"] + 1024
 
 
+def guest_adb_jobs(wildcards):
+    """1 for a job on a real device (adb), which formats the profile's one test
+    partition: the run's resource `adb_jobs=1` (profiles/default, Makefile) lets one such
+    job run at a time however many cores the run has; 0 for a guest."""
+    return int(device_profile(job_device(wildcards))["platform"]["type"] == "adb")
+
+
 def runtime_min(timeout_s):
     """Minutes a guest job may take: its timeout, after which the runner kills the guest
     and fails the rule with its console log, plus room to do so."""

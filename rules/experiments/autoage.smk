@@ -32,6 +32,7 @@ use rule guest_job as autoage_replay with:
         fs="ext4|f2fs",
     resources:
         mem_mb=guest_mem_mb,
+        adb_jobs=guest_adb_jobs,
         runtime=autoage_runtime_min,
     params:
         **guest_job_args(

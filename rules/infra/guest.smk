@@ -20,6 +20,7 @@ rule guest_job:
     threads: guest_cpus
     resources:
         mem_mb=guest_mem_mb,
+        adb_jobs=guest_adb_jobs,
         runtime=guest_runtime_min,
     params:
         python=PYTHON,
