@@ -13,8 +13,9 @@ GUESTS_PER_CORE ?= 2
 # Memory (MiB) the run hands out: what the host has free. A guest job asks for its RAM
 # plus 1 GiB (rules/common/guest.smk), so a host with less memory runs fewer at once.
 MEM_MB ?= $(shell awk '/^MemAvailable:/ {print int($$2 / 1024)}' /proc/meminfo)
-SNAKEMAKE = snakemake --profile profiles/default \
-    --cores $$(( $(CORES) * $(GUESTS_PER_CORE) )) --resources mem_mb=$(MEM_MB) adb_jobs=1
+# (--resources takes every word up to the next option: it comes before --cores.)
+SNAKEMAKE = snakemake --profile profiles/default --resources mem_mb=$(MEM_MB) adb_jobs=1 \
+    --cores $$(( $(CORES) * $(GUESTS_PER_CORE) ))
 
 .PHONY: all reproduce check stability test test-fast lint format bootstrap cores clean clean-all help
 CHECK ?= treatments

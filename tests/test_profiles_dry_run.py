@@ -143,13 +143,28 @@ def test_a_run_refuses_a_bad_core_count_or_memory(name, value):
     assert subprocess.run(["make", "-s", "cores", f"{name}=2"], cwd=REPO).returncode == 0
 
 
-def test_a_run_holds_guests_per_core_and_the_hosts_free_memory():
+def planned_command(target, *settings):
+    """The Snakemake command `make TARGET` runs, as make prints it (continuations joined)."""
     run = subprocess.run(
-        ["make", "-n", "reproduce", "CORES=3", "GUESTS_PER_CORE=2", "MEM_MB=5000"],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
+        ["make", "-n", target, *settings], cwd=REPO, capture_output=True, text=True
     )
-    assert "--cores $(( 3 * 2 )) --resources mem_mb=5000 adb_jobs=1" in run.stdout
-    free = subprocess.run(["make", "-n", "reproduce"], cwd=REPO, capture_output=True, text=True)
-    assert "--resources mem_mb=" in free.stdout and "mem_mb= " not in free.stdout
+    command = run.stdout.replace("\\\n", " ")
+    return next(line for line in command.splitlines() if line.startswith("snakemake "))
+
+
+def test_a_run_holds_guests_per_core_and_the_hosts_free_memory():
+    command = planned_command("reproduce", "CORES=3", "GUESTS_PER_CORE=2", "MEM_MB=5000")
+    assert "--resources mem_mb=5000 adb_jobs=1 --cores $(( 3 * 2 ))" in command
+    free = planned_command("reproduce")
+    assert "--resources mem_mb=" in free and "mem_mb= " not in free
+    # The command as make runs it plans the study (every option takes its own words).
+    env = {**os.environ, "PATH": f"{REPO / '.venv/bin'}:{os.environ['PATH']}"}
+    plan = subprocess.run(
+        ["bash", "-c", f"{command} --dry-run --forceall --quiet rules"],
+        cwd=REPO,
+        env=env,
+        text=True,
+        capture_output=True,
+    )
+    assert plan.returncode == 0, (plan.stdout + plan.stderr)[-3000:]
+    assert "ext4tune_bench" in plan.stdout
