@@ -10,6 +10,11 @@ from mobifrag.platform.emulator import EmulatorError, GuestJob, run_job
 pytestmark = pytest.mark.emulator
 
 
+def host_cpu_flags():
+    line = next(x for x in Path("/proc/cpuinfo").read_text().splitlines() if x.startswith("flags"))
+    return line.split()
+
+
 def job_script(tmp_path, body):
     script = tmp_path / "job.sh"
     script.write_text(body)
@@ -33,6 +38,8 @@ def test_job_outputs_and_disk_reach_the_host(tmp_path, emulator_kernel):
         "blockdev --getsize64 $MOBIFRAG_DISK > disk-bytes.txt\n"
         "grep -c ' / 9p ' /proc/mounts > root-is-9p.txt\n"
         "touch /should-fail 2> /dev/null && echo writable > root.txt || echo read-only > root.txt\n"
+        "grep ' / 9p ' /proc/mounts > root-mount.txt\n"
+        "grep -m1 '^flags' /proc/cpuinfo > cpu-flags.txt\n"
     )
     result = run(tmp_path, emulator_kernel, body)
     out = tmp_path / "out"
@@ -41,6 +48,10 @@ def test_job_outputs_and_disk_reach_the_host(tmp_path, emulator_kernel):
     assert (out / "disk-bytes.txt").read_text().strip() == str(32 * 1024 * 1024)
     assert (out / "root-is-9p.txt").read_text().strip() == "1"
     assert (out / "root.txt").read_text().strip() == "read-only"
+    # The read-only root is cached; under TCG the guest has the baseline CPU model.
+    assert "loose" in (out / "root-mount.txt").read_text().split()[3].split(",")
+    flags = (out / "cpu-flags.txt").read_text().split()
+    assert ("avx2" in flags) == (result.accel == "kvm" and "avx2" in host_cpu_flags())
     assert not (out / "exit-status").exists()
     assert not Path(str(out) + ".running").exists()
 

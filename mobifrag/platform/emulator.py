@@ -91,6 +91,14 @@ def console_tail(log: Path, lines: int = CONSOLE_TAIL_LINES) -> str:
     return "\n".join(text[-lines:]) or "(no console output)"
 
 
+def guest_cpu_model(accel: str) -> str:
+    """The host's CPU under KVM. Under TCG the baseline x86-64 model: a quick Ext4
+    tuning run took 13-15 % less time on it than on `max`, whose extensions TCG emulates
+    more slowly than the baseline code paths the kernel and programs pick instead
+    (docs/measurements.md, 2026-11-28)."""
+    return "max" if accel == "kvm" else "qemu64"
+
+
 def qemu_command(job: GuestJob, accel: str, share: Path, disk: Path) -> list[str]:
     append = " ".join(
         [
@@ -117,7 +125,7 @@ def qemu_command(job: GuestJob, accel: str, share: Path, disk: Path) -> list[str
         "-accel",
         accel,
         "-cpu",
-        "max",
+        guest_cpu_model(accel),
         "-smp",
         str(job.cpus),
         "-m",
