@@ -159,10 +159,24 @@ run_filebench_mix() {
   trace_stop "filebench-$mix"
 }
 
+# shm_tmp: a tmpfs of the guest's own over /tmp, with the folders of the host's /tmp
+# bound back at their paths (a checkout under /tmp keeps its workloads and binaries).
+shm_tmp() {
+  mkdir -p "$TMPDIR/host-tmp"
+  mount --bind /tmp "$TMPDIR/host-tmp" || die "cannot keep the host's /tmp"
+  mount -t tmpfs -o size=256m filebench-shm /tmp || die "cannot mount a tmpfs on /tmp"
+  for dir in "$TMPDIR"/host-tmp/*/; do
+    [ -d "$dir" ] || continue
+    name=$(basename "$dir")
+    mkdir -p "/tmp/$name" || die "cannot make /tmp/$name"
+    mount --bind "$dir" "/tmp/$name" || die "cannot bind the host's /tmp/$name back"
+  done
+}
+
 run_filebench() {
   if [ ! -w /tmp ]; then
     in_study_guest || die "filebench needs a writable /tmp for its shared memory"
-    mount -t tmpfs -o size=256m filebench-shm /tmp || die "cannot mount a tmpfs on /tmp"
+    shm_tmp
   fi
   mkdir -p "$mnt/filebench" filebench
   for mix in $filebench_mixes; do
