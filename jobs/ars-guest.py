@@ -1,17 +1,10 @@
 """Guest-side steps of the ARS evaluation jobs (jobs/ars-*.sh), standard library only:
 it runs under the guest's (the host's) python3, outside the repo's venv.
 
-    ars-guest.py fragbench ROOT FILL_PERCENT START_BYTES MIN_BYTES
     ars-guest.py create ROOT LIST WORKLOAD   (appends to ./create.tsv)
     ars-guest.py marked ROOT LIST
     ars-guest.py pattern PATH OFFSET LENGTH BYTE
     ars-guest.py count PATH FROM BYTE
-
-fragbench — the fragmentation benchmark of ARS §V.A: files of START_BYTES fill the file
-system to FILL_PERCENT % used, every other live benchmark file (in creation order) is
-deleted, the size halves, and so on; the round at MIN_BYTES fills and deletes nothing.
-Used % is df's: used / (used + available), as the agent's `fill` measures it. Prints one
-JSON line: rounds, files created and live, the used % at the end.
 
 create — each path of LIST (relative to ROOT, one per line, fragcheck escapes) is created
 empty with the user.ars xattr and fsync'd, timed per file; rows of ./create.tsv:
@@ -32,52 +25,6 @@ import sys
 import time
 
 XATTR = "user.ars"
-
-
-def used_percent(root):
-    fs = os.statvfs(root)
-    used = fs.f_blocks - fs.f_bfree
-    total = used + fs.f_bavail
-    return 100.0 * used / total if total else 100.0
-
-
-def write_file(path, data):
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
-    try:
-        os.write(fd, data)
-    finally:
-        os.close(fd)
-
-
-def fragbench(root, fill, start, minimum):
-    bench = os.path.join(root, "fragbench")
-    os.makedirs(bench, exist_ok=True)
-    live, created, rounds, size = [], 0, 0, start
-    while True:
-        data = bytes([0xA5]) * size
-        while used_percent(root) < fill:
-            path = os.path.join(bench, f"r{rounds:02d}-{created:08d}")
-            try:
-                write_file(path, data)
-            except OSError:  # ENOSPC before the target: the round ends there
-                break
-            live.append(path)
-            created += 1
-        os.sync()
-        rounds += 1
-        if size <= minimum:
-            break
-        for path in live[::2]:
-            os.unlink(path)
-        live = live[1::2]
-        os.sync()
-        size = max(size // 2, minimum)
-    return {
-        "rounds": rounds,
-        "created": created,
-        "live": len(live),
-        "used_percent": round(used_percent(root), 2),
-    }
 
 
 def unescape(text):
@@ -148,9 +95,7 @@ def count(path, start, value):
 
 
 def main(argv):
-    if len(argv) == 5 and argv[0] == "fragbench":
-        print(json.dumps(fragbench(argv[1], float(argv[2]), int(argv[3]), int(argv[4]))))
-    elif len(argv) == 4 and argv[0] == "create":
+    if len(argv) == 4 and argv[0] == "create":
         create(argv[1], argv[2], argv[3])
     elif len(argv) == 3 and argv[0] == "marked":
         print(json.dumps(marked(argv[1], argv[2])))

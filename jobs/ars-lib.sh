@@ -73,7 +73,7 @@ scheme_remount() {
 }
 
 # ARS evaluation (ARS §V; rules/experiments/ars_eval.smk). ars_guest runs jobs/ars-guest.py under
-# the guest's python3 (the fragmentation benchmark, timed creates of reserved files).
+# the guest's python3 (timed creates of reserved files, marks, patterns).
 ars_guest() {
   python3 "$MOBIFRAG_ROOT/jobs/ars-guest.py" "$@" || die "ars-guest.py $1 failed"
 }
@@ -116,10 +116,12 @@ cold_reads() {
   done
 }
 
-# fragbench DIR FILL START MIN NAME: the fragmentation benchmark (ARS §V.A) below DIR;
+# fragbench DIR FILL START MIN NAME: the fragmentation benchmark (ARS §V.A) in DIR/fragbench
+# (the agent's `fragbench`: under TCG a loop in the guest's python3 took most of the job);
 # its summary goes to ./fragbench-NAME.json.
 fragbench() {
-  ars_guest fragbench "$1" "$2" "$3" "$4" > "fragbench-$5.json"
+  "$MOBIFRAG_AGENT" fragbench --dir "$1/fragbench" --fill "$2" --start "$3" --min "$4" \
+    > "fragbench-$5.json" || die "the fragmentation benchmark failed in $1"
 }
 
 # gc_pass SLEEP_MS: Android's GC pass (AOSP system/extras checkpoint_gc.sh): F2FS's GC

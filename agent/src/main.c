@@ -4,6 +4,7 @@
 #include "append_cmd.h"
 #include "cli.h"
 #include "exit_codes.h"
+#include "fragbench_cmd.h"
 #include "fragcheck_cmd.h"
 #include "replay_cmd.h"
 
@@ -15,6 +16,8 @@ static const char usage_text[] =
     "Commands:\n"
     "  append     concurrent appender workload: N threads, one file each,\n"
     "             small synchronous appends (TMC sec. 4.2 / 6.1.1)\n"
+    "  fragbench  ARS's fragmentation benchmark: fill, delete every other\n"
+    "             file, halve the size, repeat (ARS sec. V.A)\n"
     "  fragcheck  snapshot of every regular file's extents (FIEMAP) as TSV tables\n"
     "  replay     replay a workload trace (.iotrace) with real system calls\n"
     "             and libsqlite3\n"
@@ -26,6 +29,7 @@ static const struct {
     int (*run)(int argc, char **argv);
 } commands[] = {
     {"append", append_command},
+    {"fragbench", fragbench_command},
     {"fragcheck", fragcheck_command},
     {"replay", replay_command},
 };

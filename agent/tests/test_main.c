@@ -6,6 +6,7 @@ void register_unit_tests(void);
 void register_fiemap_tests(void);
 void register_atomic_output_tests(void);
 void register_append_tests(void);
+void register_fragbench_tests(void);
 void register_fragcheck_tests(void);
 void register_replay_unit_tests(void);
 void register_replay_tests(void);
@@ -23,6 +24,7 @@ int main(int argc, char **argv)
     register_fiemap_tests();
     register_atomic_output_tests();
     register_append_tests();
+    register_fragbench_tests();
     register_fragcheck_tests();
     register_replay_unit_tests();
     register_replay_tests();
