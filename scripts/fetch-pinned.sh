@@ -13,9 +13,9 @@
 #
 # Where the tarball comes from, in order: a verified copy already in BUILD_DIR; upstream
 # (git fetch of the pinned commit, then `git archive` as the checksum expects), where the
-# network reaches GitHub (skipped with <PREFIX>_OFFLINE=1); ../shared/vendor/ beside the
-# repository's root. Every copy is checked against the pinned SHA256 before it is
-# unpacked. Prints the source folder.
+# network reaches GitHub (skipped with <PREFIX>_OFFLINE=1); the folder MOBIFRAG_VENDOR
+# names, by default ../shared/vendor/ beside the repository's root. Every copy is
+# checked against the pinned SHA256 before it is unpacked. Prints the source folder.
 set -eu
 [ $# -ge 3 ] || { echo "usage: fetch-pinned.sh TOOL UPSTREAM_ENV MARKER [BUILD_DIR]" >&2; exit 2; }
 tool=$1 env_file=$2 marker=$3
@@ -33,7 +33,7 @@ build=${4:-$root/build/$tool}
 short=$(printf %s "$commit" | cut -c1-7)
 name=$tool-$short
 tarball=$build/$name.tar.gz
-vendor=$root/../shared/vendor/$name.tar.gz
+vendor=${MOBIFRAG_VENDOR:-$root/../shared/vendor}/$name.tar.gz
 
 say() { echo "$tool fetch: $*" >&2; }
 
@@ -86,7 +86,8 @@ if ! verified "$tarball"; then
     say "$vendor is missing."
     say "Fetch $repo at commit $commit and make the tarball with"
     say "  git archive --format=tar.gz --prefix=$name/ $commit > $tarball"
-    say "(sha256 $sha256), or put that file at $vendor."
+    say "(sha256 $sha256), or put that file at $vendor"
+    say "(MOBIFRAG_VENDOR names another folder than $(dirname "$vendor"))."
     exit 1
   fi
 fi

@@ -51,3 +51,31 @@ def test_fetch_names_what_to_fetch_and_refuses_a_damaged_copy(tmp_path, tool):
     assert pin[f"{prefix}_SHA256"] in done.stderr
     assert not (tmp_path / "build" / tarball.removesuffix(".tar.gz")).exists()
     assert not (tmp_path / "build" / tarball).exists()
+
+
+@pytest.mark.parametrize("tool", sorted(TOOLS))
+def test_mobifrag_vendor_names_the_vendor_folder(tmp_path, tool):
+    """A checkout with no ../shared/vendor beside it (a clone under /tmp) takes the copy
+    from the folder MOBIFRAG_VENDOR names, and the error names that folder."""
+    folder, prefix = TOOLS[tool], tool.upper()
+    pin = pins(folder)
+    tarball = f"{tool}-{pin[f'{prefix}_COMMIT'][:7]}.tar.gz"
+    repo = tmp_path / "repo"
+    (repo / "scripts").mkdir(parents=True)
+    shutil.copy(REPO / "scripts" / "fetch-pinned.sh", repo / "scripts")
+    shutil.copytree(REPO / folder, repo / folder)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    env = {"PATH": "/usr/bin:/bin", f"{prefix}_OFFLINE": "1", "MOBIFRAG_VENDOR": str(elsewhere)}
+    fetch = [repo / folder / "fetch.sh", tmp_path / "build"]
+    done = subprocess.run(fetch, capture_output=True, text=True, env=env)
+    assert done.returncode == 1
+    assert f"{elsewhere}/{tarball} is missing" in done.stderr, done.stderr
+    real = REPO.parent / "shared" / "vendor" / tarball
+    if not real.is_file():
+        pytest.skip("no shared copy of the tarball to point MOBIFRAG_VENDOR at")
+    shutil.copy(real, elsewhere / tarball)
+    done = subprocess.run(fetch, capture_output=True, text=True, env=env)
+    assert done.returncode == 0, done.stderr
+    assert f"copied {elsewhere}/{tarball}" in done.stderr
+    assert (tmp_path / "build" / tarball).read_bytes() == real.read_bytes()

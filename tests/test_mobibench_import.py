@@ -3,6 +3,7 @@
 import csv
 import json
 import os
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -151,6 +152,26 @@ def test_fetch_refuses_a_copy_whose_checksum_differs(tmp_path):
         assert out.read_bytes() == vendor.read_bytes()
     else:
         assert done.returncode == 1 and "cannot get mobigen.out.facebook" in done.stderr
+
+
+def test_fetch_takes_the_copy_in_mobifrag_vendor(tmp_path):
+    """A checkout with no ../shared/vendor beside it reads the folder MOBIFRAG_VENDOR
+    names; the error says which copy it looked for."""
+    out = tmp_path / "mobigen.out.twitter"
+    elsewhere = tmp_path / "elsewhere"
+    env = {**os.environ, "MOBIBENCH_OFFLINE": "1", "MOBIFRAG_VENDOR": str(elsewhere)}
+    fetch = REPO / "traces" / "mobibench" / "fetch.sh"
+    done = subprocess.run([fetch, "twitter", out], env=env, capture_output=True, text=True)
+    assert done.returncode == 1, done.stderr
+    assert f"{elsewhere}/mobibench-f56ea5e/{out.name} is missing" in done.stderr
+    real = REPO.parent / "shared" / "vendor" / "mobibench-f56ea5e" / out.name
+    if not real.is_file():
+        pytest.skip("no shared copy of Mobibench's traces")
+    (elsewhere / "mobibench-f56ea5e").mkdir(parents=True)
+    shutil.copy(real, elsewhere / "mobibench-f56ea5e" / out.name)
+    done = subprocess.run([fetch, "twitter", out], env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert out.read_bytes() == real.read_bytes()
 
 
 VENDOR = REPO.parent / "shared" / "vendor" / "mobibench-f56ea5e"

@@ -6,9 +6,9 @@
 #
 # Where the file comes from, in order: a verified copy already at OUT; upstream (git
 # fetch of the pinned commit, then the file of MOBIBENCH_DIR at it), where the network
-# reaches GitHub (skipped with MOBIBENCH_OFFLINE=1); ../shared/vendor/mobibench-<short>/
-# from the repository's root. Every copy is checked against MOBIBENCH_SHA256_<APP>
-# before it is used. Mobibench's code never enters the repository; the traces are data
+# reaches GitHub (skipped with MOBIBENCH_OFFLINE=1); mobibench-<short>/ in the folder
+# MOBIFRAG_VENDOR names, by default ../shared/vendor/ beside the repository's root.
+# Every copy is checked against MOBIBENCH_SHA256_<APP> before it is used. Mobibench's code never enters the repository; the traces are data
 # and land only under the run's folders.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -25,7 +25,7 @@ case $app in
 esac
 name=mobigen.out.$app
 short=$(printf %s "$MOBIBENCH_COMMIT" | cut -c1-7)
-vendor=$root/../shared/vendor/mobibench-$short/$name
+vendor=${MOBIFRAG_VENDOR:-$root/../shared/vendor}/mobibench-$short/$name
 
 say() { echo "mobibench fetch: $*" >&2; }
 
@@ -69,7 +69,8 @@ if [ ! -f "$vendor" ]; then
   say "cannot get $name: upstream is not reachable (or MOBIBENCH_OFFLINE=1) and"
   say "$vendor is missing."
   say "Fetch $MOBIBENCH_REPO at commit $MOBIBENCH_COMMIT and take $MOBIBENCH_DIR/$name"
-  say "(sha256 $want), or put that file at $vendor."
+  say "(sha256 $want), or put that file at $vendor"
+  say "(MOBIFRAG_VENDOR names another folder than $(dirname "$(dirname "$vendor")"))."
   exit 1
 fi
 if ! verified "$vendor"; then
