@@ -117,7 +117,7 @@ cold_reads() {
 }
 
 # fragbench DIR FILL START MIN NAME: the fragmentation benchmark (ARS §V.A) in DIR/fragbench
-# (the agent's `fragbench`: under TCG a loop in the guest's python3 took most of the job);
+# (the agent's `fragbench`; under TCG the guest kernel, not the loop, takes most of its time);
 # its summary goes to ./fragbench-NAME.json.
 fragbench() {
   "$MOBIFRAG_AGENT" fragbench --dir "$1/fragbench" --fill "$2" --start "$3" --min "$4" \
