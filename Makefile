@@ -6,15 +6,18 @@ export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
 DEVICE ?= emulator-emmc
 SCALE ?= quick
 CORES ?= $(shell nproc)
-# Guest jobs at once per host core. Under TCG a guest leaves its core idle about half of
-# the time (IOzone's and filebench's sleeps, 9p round trips): on 2 cores, four quick Ext4
-# tuning runs at once took 32 s a run, two at once 43.5 s (docs/measurements.md).
+# Guest jobs at once per host core. Under TCG some guests leave their core idle about half
+# of the time (IOzone's and filebench's sleeps, fsync round trips): on 2 cores, four quick
+# Ext4 tuning runs at once took 32 s a run, two at once 43.5 s (docs/measurements.md).
+# The others keep a core busy: the resource host_load (100 per host core) lets only the
+# half-busy ones share a core (rules/common/guest.smk, guest_host_load).
 GUESTS_PER_CORE ?= 2
 # Memory (MiB) the run hands out: what the host has free. A guest job asks for its RAM
 # plus 1 GiB (rules/common/guest.smk), so a host with less memory runs fewer at once.
 MEM_MB ?= $(shell awk '/^MemAvailable:/ {print int($$2 / 1024)}' /proc/meminfo)
 # (--resources takes every word up to the next option: it comes before --cores.)
-SNAKEMAKE = snakemake --profile profiles/default --resources mem_mb=$(MEM_MB) adb_jobs=1 \
+SNAKEMAKE = snakemake --profile profiles/default \
+    --resources mem_mb=$(MEM_MB) adb_jobs=1 host_load=$$(( $(CORES) * 100 )) \
     --cores $$(( $(CORES) * $(GUESTS_PER_CORE) ))
 
 .PHONY: all reproduce check stability test test-fast lint format bootstrap cores clean clean-all help

@@ -3,6 +3,7 @@ what a profile still lacks (the HiKey960's Android ramdisk) fails the job that n
 """
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -154,17 +155,36 @@ def planned_command(target, *settings):
 
 def test_a_run_holds_guests_per_core_and_the_hosts_free_memory():
     command = planned_command("reproduce", "CORES=3", "GUESTS_PER_CORE=2", "MEM_MB=5000")
-    assert "--resources mem_mb=5000 adb_jobs=1 --cores $(( 3 * 2 ))" in command
+    assert (
+        "--resources mem_mb=5000 adb_jobs=1 host_load=$(( 3 * 100 )) --cores $(( 3 * 2 ))"
+        in command
+    )
     free = planned_command("reproduce")
     assert "--resources mem_mb=" in free and "mem_mb= " not in free
     # The command as make runs it plans the study (every option takes its own words).
     env = {**os.environ, "PATH": f"{REPO / '.venv/bin'}:{os.environ['PATH']}"}
     plan = subprocess.run(
-        ["bash", "-c", f"{command} --dry-run --forceall --quiet rules"],
+        ["bash", "-c", f"{command} --dry-run --forceall"],
         cwd=REPO,
         env=env,
         text=True,
         capture_output=True,
     )
     assert plan.returncode == 0, (plan.stdout + plan.stderr)[-3000:]
-    assert "ext4tune_bench" in plan.stdout
+    loads = planned_host_loads(plan.stdout)
+    # A busy guest holds a whole host core, a half-busy one half of it, a host job none.
+    assert loads["ars_eval_fragbench"] == {100}
+    assert loads["ext4tune_bench"] == {50}
+    assert loads["scan_run"] == {100}
+    assert "ftl_replay_phase" not in loads
+
+
+def planned_host_loads(dry_run):
+    """host_load of each rule's planned jobs, from a dry run's job listing."""
+    loads = {}
+    for block in dry_run.split("\n\n"):
+        rule = re.search(r"^(?:local)?rule (\w+):", block, re.MULTILINE)
+        load = re.search(r"host_load=(\d+)", block)
+        if rule and load:
+            loads.setdefault(rule.group(1), set()).add(int(load.group(1)))
+    return loads

@@ -7,6 +7,7 @@ rule autoage_traces:
         directory(workloads("autoage/traces")),
     log:
         workloads("logs/autoage-traces.log"),
+    priority: LONG_CHAIN
     params:
         python=PYTHON,
         seed=config["seed"],
@@ -30,9 +31,11 @@ use rule guest_job as autoage_replay with:
         platform_runs("benchmarks/autoage_replay-{fs}.tsv")
     wildcard_constraints:
         fs="ext4|f2fs",
+    priority: LONG_CHAIN
     resources:
         mem_mb=guest_mem_mb,
         adb_jobs=guest_adb_jobs,
+        host_load=guest_host_load,
         runtime=autoage_runtime_min,
     params:
         **guest_job_args(

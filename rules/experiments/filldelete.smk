@@ -5,6 +5,7 @@ rule filldelete_fill_trace:
         workloads("filldelete/traces/fill.iotrace"),
     log:
         workloads("logs/filldelete-fill-trace.log"),
+    priority: LONG_CHAIN
     params:
         python=PYTHON,
         seed=config["seed"],
@@ -34,6 +35,7 @@ use rule guest_job as filldelete_fill with:
         platform_runs("benchmarks/filldelete_fill-{fs}.tsv")
     wildcard_constraints:
         fs="ext4|f2fs",
+    priority: LONG_CHAIN
     params:
         **guest_job_args(
             "{wildcards.fs} {mkfs} $(realpath {input.trace}) {seed}",

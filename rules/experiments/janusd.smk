@@ -102,6 +102,7 @@ rule janusd_recurring_traces:
         directory(workloads(f"{RECURRING}/traces")),
     log:
         workloads("logs/janusd-recurring-traces.log"),
+    priority: LONG_CHAIN
     params:
         python=PYTHON,
         models=config["autoage"]["models"],
@@ -130,6 +131,7 @@ use rule guest_job as janusd_recurring with:
         platform_runs("benchmarks/janusd_recurring-every-{interval}d.tsv")
     wildcard_constraints:
         interval=r"\d+",
+    priority: LONG_CHAIN
     params:
         **guest_job_args(
             "{fs} {mkfs} $(realpath {input.traces}) {seed} {wildcards.interval}",

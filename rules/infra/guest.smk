@@ -21,6 +21,7 @@ rule guest_job:
     resources:
         mem_mb=guest_mem_mb,
         adb_jobs=guest_adb_jobs,
+        host_load=guest_host_load,
         runtime=guest_runtime_min,
     params:
         python=PYTHON,
