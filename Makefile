@@ -6,11 +6,11 @@ export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
 DEVICE ?= emulator-emmc
 SCALE ?= quick
 CORES ?= $(shell nproc)
-# Guest jobs at once per host core. Under TCG some guests leave their core idle about half
-# of the time (IOzone's and filebench's sleeps, fsync round trips): on 2 cores, four quick
-# Ext4 tuning runs at once took 32 s a run, two at once 43.5 s (docs/measurements.md).
-# The others keep a core busy: the resource host_load (100 per host core) lets only the
-# half-busy ones share a core (rules/common/guest.smk, guest_host_load).
+# Jobs at once per host core. A busy guest holds a whole core through the resource
+# host_load (100 per host core; rules/common/guest.smk, guest_host_load): two busy TCG
+# guests on one core take more CPU than one after the other (docs/measurements.md).
+# Guests that mostly sleep (the appenders) run two to a core, and host jobs (traces,
+# ftl-sim replays, tables) run beside the guests.
 GUESTS_PER_CORE ?= 2
 # Memory (MiB) the run hands out: what the host has free. A guest job asks for its RAM
 # plus 1 GiB (rules/common/guest.smk), so a host with less memory runs fewer at once.

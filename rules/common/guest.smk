@@ -22,12 +22,13 @@ def guest_adb_jobs(wildcards):
     return int(device_profile(job_device(wildcards))["platform"]["type"] == "adb")
 
 
-# Job scripts whose guest waits about half of the time under TCG (IOzone's and
-# filebench's sleeps, fsync round trips): a quick Ext4 tuning run kept its core busy 50 %
-# of the time, the concurrent appenders 48 %, where ARS's fragbench kept it 81 % busy and
-# the aging replays, scans and dispersed I/O kept theirs full (docs/measurements.md).
+# Job scripts whose guest sleeps most of the time under TCG (fsync round trips of a few
+# small appends): a quick concurrent-appenders run used 7 CPU-s in 34 s, a treatment
+# appender run 21 % of its core. Every other guest keeps its core busy, and two on one
+# core cost more CPU than one after the other: a quick Ext4 tuning run took 49 CPU-s
+# (102 s) two at once, 100 CPU-s (250 s) four at once on two cores; an ARS fragbench
+# run 1.9 and 2.9 CPU-min (docs/measurements.md).
 HALF_BUSY_JOBS = {
-    "jobs/ext4tune-bench.sh",
     "jobs/concurrent-appenders.sh",
     "jobs/treat-appenders.sh",
 }
@@ -35,10 +36,9 @@ HALF_BUSY_JOBS = {
 
 def guest_host_load(wildcards, input):
     """Percent of a host core a guest job keeps busy: 100 per vCPU under the emulator, 50
-    for the half-busy jobs, 0 on a real device. `make` hands out 100 per host core
-    (Makefile, host_load): two busy guests share no core, where four at once on two
-    cores took a fragbench run 2.9 CPU-min against 1.9 with two at once; the half-busy
-    ones still run two to a core."""
+    for the sleeping ones, 0 on a real device. `make` hands out 100 per host core
+    (Makefile, host_load): busy guests share no core; sleeping ones run two to a core.
+    """
     platform = device_profile(job_device(wildcards))["platform"]
     if platform["type"] == "adb":
         return 0
@@ -46,9 +46,9 @@ def guest_host_load(wildcards, input):
     return platform["cpus"] * share
 
 
-# The longest chains of guest jobs start first: fill/delete's fill (one guest, about
-# 20 min at the quick scale) before its eight level runs, AutoAge's 30 days, janusd's
-# recurring weeks. Left to Snakemake's order, the quick study from a fresh clone started
+# The longest chains of guest jobs start first: fill/delete's fill (one guest, 30 min at
+# the quick scale) and then its eight level runs, AutoAge's 30 days, janusd's recurring
+# weeks. Left to Snakemake's order, the quick study from a fresh clone started
 # the fill 54 min in and ended waiting on it (docs/measurements.md).
 LONG_CHAIN = 10
 

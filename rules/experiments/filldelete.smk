@@ -53,6 +53,7 @@ rule filldelete_traces:
         directory(workloads("filldelete/traces/{level}-{app}")),
     log:
         workloads("logs/filldelete-traces-{level}-{app}.log"),
+    priority: LONG_CHAIN
     params:
         python=PYTHON,
         seed=config["seed"],
@@ -88,6 +89,7 @@ use rule guest_job as filldelete_replay with:
         fs="ext4|f2fs",
         level="low|moderate|high|full",
         app="[a-z]+",
+    priority: LONG_CHAIN
     params:
         **guest_job_args(
             "{wildcards.fs} {mkfs} $(realpath {input.traces}) {seed}",
