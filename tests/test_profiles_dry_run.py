@@ -156,8 +156,8 @@ def planned_command(target, *settings):
 def test_a_run_holds_guests_per_core_and_the_hosts_free_memory():
     command = planned_command("reproduce", "CORES=3", "GUESTS_PER_CORE=2", "MEM_MB=5000")
     assert (
-        "--resources mem_mb=5000 adb_jobs=1 host_load=$(( 3 * 100 )) --cores $(( 3 * 2 ))"
-        in command
+        "--resources mem_mb=5000 adb_jobs=1 host_load=$(( 3 * 100 )) "
+        "--max-jobs-per-timespan 1000/1m --cores $(( 3 * 2 ))" in command
     )
     free = planned_command("reproduce")
     assert "--resources mem_mb=" in free and "mem_mb= " not in free
