@@ -26,7 +26,7 @@ def guest_adb_jobs(wildcards):
 # small appends): a quick concurrent-appenders run used 7 CPU-s in 34 s, a treatment
 # appender run 21 % of its core. Every other guest keeps its core busy, and two on one
 # core cost more CPU than one after the other: a quick Ext4 tuning run took 49 CPU-s
-# (102 s) two at once, 100 CPU-s (250 s) four at once on two cores; an ARS fragbench
+# (102 s) two at once, 102 CPU-s (264 s) four at once on two cores; an ARS fragbench
 # run 1.9 and 2.9 CPU-min (docs/measurements.md).
 HALF_BUSY_JOBS = {
     "jobs/concurrent-appenders.sh",
@@ -49,7 +49,7 @@ def guest_host_load(wildcards, input):
 # The longest chains of guest jobs start first: fill/delete's fill (one guest, 30 min at
 # the quick scale) and then its eight level runs, AutoAge's 30 days, janusd's recurring
 # weeks. Left to Snakemake's order, the quick study from a fresh clone started
-# the fill 54 min in and ended waiting on it (docs/measurements.md).
+# the fill 54 min in (docs/measurements.md).
 LONG_CHAIN = 10
 
 
