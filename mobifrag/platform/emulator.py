@@ -62,7 +62,7 @@ class GuestJob:
     base_image: Path | None = None
     keep_disk: bool = False
     cpus: int = 1
-    memory_mib: int = 1024
+    memory_mib: int = 320
     timeout_s: float = 3600
     # A previous run's seconds (its benchmark file), for the heartbeat's time left.
     expect_seconds: float | None = None
