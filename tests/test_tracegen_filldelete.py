@@ -74,6 +74,10 @@ def test_holes_are_every_other_file_of_a_comb():
     fill = next(op for op in ops if op.op == "fill")
     assert fill.args == (96,)  # 90 % afterwards + 16 MiB of holes (6.25 %)
     assert ops.index(fill) > max(i for i, op in enumerate(ops) if op.path.startswith("aging/comb/"))
+    # the whole comb is written back before the filler can take blocks between its files
+    synced = ops[ops.index(fill) - 1]
+    assert (synced.op, synced.path) == ("syncfs", "aging/comb")
+    assert not any(op.op == "fsync" for op in ops)
     last = ops[-1]
     assert (last.op, last.args[0], last.args[3]) == ("reclaim", 0, "hole-*")
     assert last.args[1] >= 16 * MIB

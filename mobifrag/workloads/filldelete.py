@@ -134,13 +134,15 @@ def fill(disk_bytes: int, seed: int, size_scale: float) -> list[Op]:
 
 
 def _comb_ops(count: int, size: int) -> Iterator[Op]:
-    """count files of size bytes, written back to back; only the last one is synced."""
+    """count files of size bytes, written back to back, then all written back at once:
+    a filler written while some are still delayed-allocated would take blocks between
+    them (measured on a 320 MiB guest, where writeback starts during the comb)."""
     for n in range(count):
         path = f"{COMB_DIR}/{'hole' if n % 2 else 'keep'}-{n // 2:07d}.bin"
         yield make_op(0, 0, "create", path)
         yield make_op(0, 0, "append", path, size)
     if count:
-        yield make_op(0, 0, "fsync", path)
+        yield make_op(0, 0, "syncfs", COMB_DIR)
 
 
 def holes(
