@@ -11,7 +11,7 @@ import sys
 import pytest
 import yaml
 
-from conftest import REPO, snakemake
+from conftest import REPO, planned_jobs, snakemake
 from mobifrag.workflow.profiles import DEVICES, SCHEMA
 
 PROFILES = sorted(p.stem for p in DEVICES.glob("*.yaml") if p != SCHEMA)
@@ -38,6 +38,13 @@ def test_every_shipped_profile_plans_a_whole_run(profile):
     on_hardware = profile_platform(profile) == "adb"
     assert ("adb_jobs=1" in output) == on_hardware
     assert ("adb_jobs=0" in output) != on_hardware
+    # ARS's SQLite and app runs repeat on a phone only (config repeated_on_hardware).
+    config = yaml.safe_load((REPO / "config/config.yaml").read_text())
+    runs = len(config["ars"]["schemes"])
+    if on_hardware:
+        runs *= config["scales"][config["scale"]]["repetitions"]
+    jobs = planned_jobs(output)
+    assert (jobs["ars_eval_sqlite"], jobs["ars_eval_apps"]) == (runs, runs)
 
 
 def profile_platform(name):

@@ -120,11 +120,16 @@ def mkfs_options(fs, *extra):
     return shlex.quote(" ".join([config["filesystems"][f"{fs}_mkfs"], *extra]).strip())
 
 
-def repetitions(scale, experiment):
+def repetitions(scale, experiment, device=None):
     """Independent runs of an experiment: the scale's count for an experiment whose
-    statistic varies between runs (config `repeated`; `repetitions_of` names the
-    experiments with a count of their own), else one."""
-    if experiment not in config["repeated"]:
+    statistic varies between runs (config `repeated`, and `repeated_on_hardware` when
+    the device is a phone; `repetitions_of` names the experiments with a count of their
+    own), else one."""
+    on_phone = (
+        device is not None and device_profile(device)["platform"]["type"] == "adb"
+    )
+    repeated = config["repeated"] + (config["repeated_on_hardware"] if on_phone else [])
+    if experiment not in repeated:
         return [1]
     params = scale_params(scale)
     count = params.get("repetitions_of", {}).get(experiment, params["repetitions"])

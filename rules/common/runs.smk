@@ -316,18 +316,16 @@ def fragbench_args():
 
 def ars_eval_run_folders(w):
     """Run label → job folder (below the platform's runs) of every scheme and repetition
-    for the jobs a table reads (fragbench's are repeated: config `repeated`)."""
+    for the jobs a table reads (config `repeated` and `repeated_on_hardware`)."""
     jobs = ARS_EVAL_JOBS[w.kind]
     job_label = lambda job: f",job={job}" if len(jobs) > 1 else ""
     folders = {}
     for job in jobs:
-        repeated = job == "fragbench"
-        reps = repetitions(w.scale, "ars-eval-fragbench") if repeated else [1]
+        reps = repetitions(w.scale, f"ars-eval-{job}", w.device)
         for s, r in ((s, r) for s in config["ars"]["schemes"] for r in reps):
             # every row names its repetition, so ratios pair runs of one repetition
             label = f"scheme={s}{job_label(job)},rep={r}"
-            parts = [ARS_EVAL, job, s, f"rep-{r}"] if repeated else [ARS_EVAL, job, s]
-            folders[label] = "/".join(parts)
+            folders[label] = f"{ARS_EVAL}/{job}/{s}/rep-{r}"
     return folders
 
 

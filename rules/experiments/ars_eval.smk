@@ -6,8 +6,9 @@
 #   fragbench/{scheme}/rep-{rep}/  Figs. 4–5: reserved files measured at Low and High
 #                        (ars-fragbench.sh), repeated (config `repeated`)
 #   sqlite-traces/       Fig. 6: the insert, update and delete traces and their reserved files
-#   sqlite/{scheme}/     Fig. 6: SQLite transactions at Moderate (ars-sqlite.sh)
-#   apps/{scheme}/       Fig. 7: the app traces at Low and Moderate (ars-apps.sh)
+#   sqlite/{scheme}/rep-{rep}/  Fig. 6: SQLite transactions at Moderate (ars-sqlite.sh)
+#   apps/{scheme}/rep-{rep}/    Fig. 7: the app traces at Low and Moderate (ars-apps.sh);
+#                        both repeated on a phone only (config `repeated_on_hardware`)
 #   <kind>.csv           the tables (mobifrag/tables/ars_eval.py); every measured phase
 #                        is traced (blktrace/<phase>/) and modeled on the device profile
 # ARS evaluation: the jobs each table reads.
@@ -74,19 +75,20 @@ use rule guest_job as ars_eval_sqlite with:
         guest="jobs/ars-guest.py",
         traces=workloads(f"{ARS_EVAL}/sqlite-traces"),
     output:
-        out=directory(platform_runs(f"{ARS_EVAL}/sqlite/{{scheme}}")),
+        out=directory(platform_runs(f"{ARS_EVAL}/sqlite/{{scheme}}/rep-{{rep}}")),
     log:
-        platform_runs("logs/ars-eval-sqlite-{scheme}.console.log"),
+        platform_runs("logs/ars-eval-sqlite-{scheme}-rep-{rep}.console.log"),
     benchmark:
-        platform_runs("benchmarks/ars_eval_sqlite-{scheme}.tsv")
+        platform_runs("benchmarks/ars_eval_sqlite-{scheme}-rep-{rep}.tsv")
     wildcard_constraints:
         scheme=ARS_SCHEMES,
+        rep=r"\d+",
     params:
         **guest_job_args(
             "{wildcards.scheme} {fill} {sizes} $(realpath {input.traces}) {seed}",
             fill=config["ars_eval"]["moderate_fill_percent"],
             sizes=" ".join(str(n) for n in fragbench_args()),
-            seed=config["seed"],
+            seed=lambda w: repetition_seed(w.scale, w.rep),
         ),
         disk_mib=lambda w: ars_eval(w.scale)["disk_mib"],
 
@@ -159,13 +161,14 @@ use rule guest_job as ars_eval_apps with:
         guest="jobs/ars-guest.py",
         apps=ars_eval_apps_inputs,
     output:
-        out=directory(platform_runs(f"{ARS_EVAL}/apps/{{scheme}}")),
+        out=directory(platform_runs(f"{ARS_EVAL}/apps/{{scheme}}/rep-{{rep}}")),
     log:
-        platform_runs("logs/ars-eval-apps-{scheme}.console.log"),
+        platform_runs("logs/ars-eval-apps-{scheme}-rep-{rep}.console.log"),
     benchmark:
-        platform_runs("benchmarks/ars_eval_apps-{scheme}.tsv")
+        platform_runs("benchmarks/ars_eval_apps-{scheme}-rep-{rep}.tsv")
     wildcard_constraints:
         scheme=ARS_SCHEMES,
+        rep=r"\d+",
     params:
         **guest_job_args(
             "{wildcards.scheme} {fill} {sizes}"
@@ -176,7 +179,7 @@ use rule guest_job as ars_eval_apps with:
             selection=lambda w: ars_eval_apps_source(w)[0],
             traces=lambda w: ars_eval_apps_source(w)[1],
             apps=" ".join(config["ars_selection"]["apps"]),
-            seed=config["seed"],
+            seed=lambda w: repetition_seed(w.scale, w.rep),
         ),
         disk_mib=lambda w: ars_eval(w.scale)["disk_mib"],
 
