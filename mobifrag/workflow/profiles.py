@@ -7,9 +7,10 @@ any work starts.
 from __future__ import annotations
 
 import argparse
+import copy
 import re
 import sys
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 import jsonschema
@@ -163,12 +164,22 @@ def schema_problems(data: dict) -> list[tuple[str, str]]:
 def load_profile_file(path: Path) -> dict:
     path = Path(path)
     try:
-        data = yaml.safe_load(path.read_text())
+        text = path.read_text()
     except FileNotFoundError:
         raise ProfileError(f"{path}: no such device profile") from None
+    return copy.deepcopy(_validated_profile(str(path), text))
+
+
+# A workflow's dry run asks for device profiles some ten thousand times; parsing and
+# validating each time took most of its minute and a half. Keyed by the file's text, so
+# an edited profile is read afresh.
+@lru_cache(maxsize=64)
+def _validated_profile(path: str, text: str) -> dict:
+    try:
+        data = yaml.safe_load(text)
     except yaml.YAMLError as error:
         raise ProfileError(f"{path}: not valid YAML: {error}") from None
-    return validate_profile(data, path)
+    return validate_profile(data, Path(path))
 
 
 def load_device(name: str) -> dict:
