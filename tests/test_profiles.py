@@ -29,6 +29,20 @@ def test_defaults_are_filled_in(tmp_path):
     assert profile["platform"]["cpus"] == 1
 
 
+def test_an_edited_profile_is_read_afresh_and_copies_stay_apart(tmp_path):
+    data = base_profile()
+    path = write_profile(tmp_path, "emulator-emmc", data)
+    first = load_profile_file(path)
+    first["platform"]["memory_mib"] = 1  # a caller's change must not reach the next load
+    assert load_profile_file(path)["platform"]["memory_mib"] == data["platform"]["memory_mib"]
+    data["platform"]["memory_mib"] = 2048
+    write_profile(tmp_path, "emulator-emmc", data)
+    assert load_profile_file(path)["platform"]["memory_mib"] == 2048
+    path.write_text("name: [unclosed")
+    with pytest.raises(ProfileError, match="not valid YAML"):
+        load_profile_file(path)
+
+
 def test_wrong_type_names_file_and_field(tmp_path):
     data = base_profile()
     data["platform"]["memory_mib"] = "lots"
