@@ -1,4 +1,5 @@
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -108,3 +109,56 @@ def clear_results(scale: str, experiment: str = "", device: str = "emulator-emmc
         emulator_platform_run(scale, device),
     ):
         shutil.rmtree(root / experiment if experiment else root, ignore_errors=True)
+
+
+@dataclass(frozen=True)
+class FreshRun:
+    """The test-scale workflow outputs a test module reads, always made afresh: results of
+    an earlier session must not stand in for them. `experiments` are cleared at the test
+    scale ("" clears all of it), `paths` (relative to the repo) are removed."""
+
+    targets: tuple[str, ...]
+    experiments: tuple[str, ...] = ()
+    paths: tuple[str, ...] = ()
+
+    def clear(self) -> None:
+        import shutil
+
+        for experiment in self.experiments:
+            clear_results("test", experiment)
+        for path in map(REPO.joinpath, self.paths):
+            if path.is_dir():
+                shutil.rmtree(path)
+            else:
+                path.unlink(missing_ok=True)
+
+    def make(self) -> None:
+        snakemake(*self.targets, "--config", "scale=test")
+
+
+@pytest.fixture(scope="session")
+def fresh_runs(request, emulator_kernel):
+    """Clears the FRESH_RUN of every module whose selected tests need it, then makes all
+    of them in one Snakemake run, in which two guests keep both host cores busy (one
+    module after another left one idle through each serial chain of guest jobs). Returns
+    the function a module's fixture calls with its own FRESH_RUN: nothing to do after a
+    joint run that succeeded; otherwise the module's own run, which fails with its error."""
+    runs = []
+    for item in request.session.items:
+        run = getattr(getattr(item, "module", None), "FRESH_RUN", None)
+        if "fresh_runs" in item.fixturenames and run is not None and run not in runs:
+            runs.append(run)
+    for run in runs:
+        run.clear()
+    targets = dict.fromkeys(target for run in runs for target in run.targets)
+    joint = snakemake("--keep-going", *targets, "--config", "scale=test", check=False)
+    if joint.returncode != 0:
+        print(f"the joint run of {len(runs)} modules failed:\n{joint.stderr[-3000:]}")
+
+    def made(run: FreshRun) -> None:
+        if run not in runs:
+            run.clear()
+        if run not in runs or joint.returncode != 0:
+            run.make()
+
+    return made

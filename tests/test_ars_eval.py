@@ -2,12 +2,11 @@
 Figs. 4–5) in the emulator at the test scale, under F2FS and ARS, each on a fresh F2FS."""
 
 import csv
-import shutil
 
 import pytest
 import yaml
 
-from conftest import REPO, emulator_platform_run, snakemake
+from conftest import REPO, FreshRun, emulator_platform_run
 from mobifrag.tables.ars_eval import main as tables
 
 pytestmark = pytest.mark.emulator
@@ -19,16 +18,20 @@ CONFIG = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
 FILES = CONFIG["ars_eval"]["reserved_files"]
 BOUNDS = [str(kib) for kib in CONFIG["ars_eval"]["free_space_kib"]]
 SCHEMES = ("f2fs", "ars")
+FRESH_RUN = FreshRun(
+    targets=tuple(MODELS.format(scheme=scheme) for scheme in SCHEMES),
+    # the model too: Snakemake does not remake a missing run under a present index
+    paths=tuple(
+        path
+        for scheme in SCHEMES
+        for path in (f"{RUN}/{scheme}/rep-1", MODELS.format(scheme=scheme))
+    ),
+)
 
 
 @pytest.fixture(scope="module")
-def runs(emulator_kernel):
-    # Always fresh real runs, one emulator at a time.
-    for scheme in SCHEMES:
-        # the model too: Snakemake does not remake a missing run under a present index
-        shutil.rmtree(REPO / RUN / scheme / "rep-1", ignore_errors=True)
-        (REPO / MODELS.format(scheme=scheme)).unlink(missing_ok=True)
-        snakemake(MODELS.format(scheme=scheme), "--config", "scale=test")
+def runs(fresh_runs):
+    fresh_runs(FRESH_RUN)
     return {scheme: REPO / RUN / scheme / "rep-1" for scheme in SCHEMES}
 
 

@@ -2,12 +2,11 @@
 F2FS file systems (ARS §IV.B–C; kernel-patches/README.md describes the patch)."""
 
 import csv
-import shutil
 
 import pytest
 import yaml
 
-from conftest import REPO, emulator_platform_run, snakemake
+from conftest import REPO, FreshRun, emulator_platform_run
 
 pytestmark = pytest.mark.emulator
 
@@ -16,13 +15,12 @@ CONFIG = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
 FILE_MIB = CONFIG["scales"]["test"]["ars"]["file_mib"]
 SECTION_BLOCKS = 512  # one 2 MiB section of 4 KiB blocks (mkfs.f2fs defaults)
 SECTORS_PER_BLOCK = 8
+FRESH_RUN = FreshRun(targets=(RUN,), paths=(RUN,))
 
 
 @pytest.fixture(scope="module")
-def checks(emulator_kernel):
-    # Always a fresh real run: results of an earlier run must not stand in for this one.
-    shutil.rmtree(REPO / RUN, ignore_errors=True)
-    snakemake(RUN, "--config", "scale=test")
+def checks(fresh_runs):
+    fresh_runs(FRESH_RUN)
     return REPO / RUN
 
 

@@ -6,18 +6,20 @@ from collections import defaultdict
 
 import pytest
 
-from conftest import REPO, clear_results, emulator_platform_run, snakemake
+from conftest import REPO, FreshRun, emulator_platform_run
 
 pytestmark = pytest.mark.emulator
 
 RUN = REPO / "results/emulator-emmc/test"
 TABLES = RUN / "autoage/ext4"
+FRESH_RUN = FreshRun(
+    targets=(str((TABLES / "dof.csv").relative_to(REPO)),), experiments=("autoage",)
+)
 
 
 @pytest.fixture(scope="module")
-def autoage(emulator_kernel):
-    clear_results("test", "autoage")
-    snakemake(str((TABLES / "dof.csv").relative_to(REPO)), "--config", "scale=test")
+def autoage(fresh_runs):
+    fresh_runs(FRESH_RUN)
     with open(TABLES / "dof.csv") as handle:
         dof = list(csv.DictReader(handle))
     with open(TABLES / "levels.csv") as handle:

@@ -7,21 +7,23 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO, clear_results, emulator_platform_run, planned_jobs, snakemake
+from conftest import REPO, FreshRun, emulator_platform_run, planned_jobs, snakemake
 
 pytestmark = pytest.mark.emulator
 
 RUN = "results/emulator-emmc/test"
 FIGURE = "paper-figures/emulator-emmc/test/tmc-fig06-layout"
 PLATFORM_RUN = emulator_platform_run("test")
+FRESH_RUN = FreshRun(
+    targets=(f"{FIGURE}.pdf", f"{FIGURE}.png"),
+    experiments=("",),
+    paths=(str(Path(FIGURE).parent),),
+)
 
 
 @pytest.fixture(scope="module")
-def fig06(emulator_kernel):
-    # Always a fresh real run: results of an earlier run must not stand in for this one.
-    clear_results("test")
-    shutil.rmtree(REPO / Path(FIGURE).parent, ignore_errors=True)
-    snakemake(f"{FIGURE}.pdf", f"{FIGURE}.png", "--config", "scale=test")
+def fig06(fresh_runs):
+    fresh_runs(FRESH_RUN)
     with open(REPO / RUN / "concurrent-appenders" / "dof.csv") as handle:
         dof = list(csv.DictReader(handle))
     with open(REPO / RUN / "concurrent-appenders" / "layout.csv") as handle:

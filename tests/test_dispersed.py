@@ -6,10 +6,13 @@ import json
 import pytest
 import yaml
 
-from conftest import REPO, clear_results, emulator_platform_run, planned_jobs, snakemake
+from conftest import REPO, FreshRun, emulator_platform_run, planned_jobs, snakemake
 from mobifrag.tables import dispersed as dispersed_table
 
 DISPERSED = REPO / "results/emulator-emmc/test/dispersed/ext4"
+FRESH_RUN = FreshRun(
+    targets=(str((DISPERSED / "dispersed.csv").relative_to(REPO)),), experiments=("dispersed",)
+)
 
 
 def summary(path, reads=0, writes=0):
@@ -130,10 +133,9 @@ def test_a_missing_fio_report_is_named(tmp_path):
 
 
 @pytest.fixture(scope="module")
-def repetitions(emulator_kernel):
+def repetitions(fresh_runs):
     """Rows per repetition of the test scale's dispersed table."""
-    clear_results("test", "dispersed")
-    snakemake(str((DISPERSED / "dispersed.csv").relative_to(REPO)), "--config", "scale=test")
+    fresh_runs(FRESH_RUN)
     by_rep = {}
     with open(DISPERSED / "dispersed.csv") as handle:
         for r in csv.DictReader(handle):

@@ -7,14 +7,14 @@ source) and postmark, then tabulated and normalized to the default."""
 import csv
 import json
 import math
-import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 import yaml
 
-from conftest import REPO, emulator_platform_run, snakemake
+from conftest import REPO, FreshRun, emulator_platform_run
 
 pytestmark = pytest.mark.emulator
 
@@ -31,19 +31,23 @@ MODELS = "results/emulator-emmc/test/ext4tune/runs/{}/rep-1/model/phases.json"
 CONFIG_FILE = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
 CONFIG = CONFIG_FILE["ext4tune"]
 CONFIG_TEST = CONFIG_FILE["scales"]["test"]["ext4tune"]
+CONFIGS = ("default", "tuned")
+# Their phase models go too: Snakemake keeps an existing output whose input folder is
+# gone, so the guests would not run again.
+FRESH_RUN = FreshRun(
+    targets=tuple(MODELS.format(name) for name in CONFIGS),
+    paths=tuple(
+        path
+        for name in CONFIGS
+        for path in (str(first_run(name).relative_to(REPO)), str(Path(MODELS.format(name)).parent))
+    ),
+)
 
 
 @pytest.fixture(scope="module")
-def tables(emulator_kernel, tmp_path_factory):
-    # Always fresh real runs: results of an earlier run must not stand in for these.
-    # Their phase models go too: Snakemake keeps an existing output whose input folder is
-    # gone, so the guests would not run again.
-    for name in ("default", "tuned"):
-        shutil.rmtree(first_run(name), ignore_errors=True)
-        shutil.rmtree((REPO / MODELS.format(name)).parent, ignore_errors=True)
-    # one guest at a time (the machine is shared)
-    models = [MODELS.format(name) for name in ("default", "tuned")]
-    snakemake(*models, "--cores", "1", "--config", "scale=test")
+def tables(fresh_runs, tmp_path_factory):
+    fresh_runs(FRESH_RUN)
+    models = FRESH_RUN.targets
     out = tmp_path_factory.mktemp("ext4tune")
     command = [sys.executable, "-m", "mobifrag.tables.ext4tune"]
     command += ["--run", "default", "1", str(first_run("default"))]

@@ -7,19 +7,21 @@ from statistics import mean
 
 import pytest
 
-from conftest import REPO, clear_results, emulator_platform_run, snakemake
+from conftest import REPO, FreshRun, emulator_platform_run
 
 pytestmark = pytest.mark.emulator
 
 RUN = REPO / "results/emulator-emmc/test"
 RUNS = RUN / "filldelete/ext4"
 PLATFORM_RUNS = emulator_platform_run("test") / "filldelete/ext4"
+FRESH_RUN = FreshRun(
+    targets=(str((RUNS / "dof.csv").relative_to(REPO)),), experiments=("filldelete",)
+)
 
 
 @pytest.fixture(scope="module")
-def dof(emulator_kernel):
-    clear_results("test", "filldelete")
-    snakemake(str((RUNS / "dof.csv").relative_to(REPO)), "--config", "scale=test")
+def dof(fresh_runs):
+    fresh_runs(FRESH_RUN)
     with open(RUNS / "dof.csv") as handle:
         return list(csv.DictReader(handle))
 

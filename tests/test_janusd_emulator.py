@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from conftest import REPO, clear_results, emulator_platform_run, snakemake
+from conftest import REPO, FreshRun, emulator_platform_run
 from mobifrag.measure.snapshot import read_snapshot
 from mobifrag.tables.fragments import dof_rows
 
@@ -16,6 +16,11 @@ pytestmark = pytest.mark.emulator
 RUN = "results/emulator-emmc/test/treat/e4defrag/low/threads-5"
 E4DEFRAG_RUN = emulator_platform_run("test") / "treat/e4defrag/low/threads-5"
 PAGE = 4096
+NAMES = ("append", "e4defrag", "janusdl", "janusd")
+FRESH_RUN = FreshRun(
+    targets=tuple(f"{RUN}/ftl-{name}.json" for name in NAMES),
+    experiments=("treat/e4defrag/low/threads-5",),
+)
 
 
 def dop(name):
@@ -28,12 +33,9 @@ def summary(name):
 
 
 @pytest.fixture(scope="module")
-def janusd_run(emulator_kernel):
-    # Always a fresh real run: results of an earlier run must not stand in for it.
-    clear_results("test", "treat/e4defrag/low/threads-5")
-    names = ("append", "e4defrag", "janusdl", "janusd")
-    snakemake(*(f"{RUN}/ftl-{name}.json" for name in names), "--config", "scale=test")
-    return {name: summary(name) for name in names}
+def janusd_run(fresh_runs):
+    fresh_runs(FRESH_RUN)
+    return {name: summary(name) for name in NAMES}
 
 
 def test_janusdl_reaches_e4defrags_dof(janusd_run):

@@ -4,11 +4,14 @@ import csv
 
 import pytest
 
-from conftest import REPO, clear_results, emulator_platform_run, snakemake
+from conftest import REPO, FreshRun, emulator_platform_run
 
 pytestmark = pytest.mark.emulator
 
 SCAN = REPO / "results/emulator-emmc/test/scan"
+FRESH_RUN = FreshRun(
+    targets=(str((SCAN / "ext4/fit.csv").relative_to(REPO)),), experiments=("scan",)
+)
 
 
 def by_repetition(table, key):
@@ -20,10 +23,9 @@ def by_repetition(table, key):
 
 
 @pytest.fixture(scope="module")
-def repetitions(emulator_kernel):
+def repetitions(fresh_runs):
     """(scan rows, fits) per repetition of the test scale's scan."""
-    clear_results("test", "scan")
-    snakemake(str((SCAN / "ext4/fit.csv").relative_to(REPO)), "--config", "scale=test")
+    fresh_runs(FRESH_RUN)
     rows = by_repetition(SCAN / "ext4/scan.csv", "trace")
     fits = by_repetition(SCAN / "ext4/fit.csv", "time")
     return {rep: (rows[rep], fits[rep]) for rep in rows}

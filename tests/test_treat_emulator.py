@@ -7,7 +7,7 @@ import statistics
 
 import pytest
 
-from conftest import REPO, clear_results, emulator_platform_run, snakemake
+from conftest import REPO, FreshRun, emulator_platform_run
 from mobifrag.measure.snapshot import read_snapshot
 from mobifrag.tables.treat import treatment_rows
 
@@ -19,6 +19,10 @@ PREALLOC = (RUNS / "prealloc/low/threads-5").relative_to(REPO)
 RUN_DEFRAG = (RUNS / "e4defrag/low/threads-5").relative_to(REPO)
 DEFRAG = f"{TREAT}/e4defrag/low/threads-5"
 FILE_BYTES = 256 * 1024  # scales.test.treat.file_kib
+FRESH_RUN = FreshRun(
+    targets=(f"{PREALLOC}/unit-0", f"{PREALLOC}/unit-128", f"{DEFRAG}/ftl.json"),
+    experiments=("treat",),
+)
 
 
 def dof_of(snapshot):
@@ -32,11 +36,8 @@ def mean_dof(rows):
 
 
 @pytest.fixture(scope="module")
-def treated(emulator_kernel):
-    # Always fresh real runs: results of an earlier run must not stand in for these.
-    clear_results("test", "treat")
-    targets = [f"{PREALLOC}/unit-0", f"{PREALLOC}/unit-128", f"{DEFRAG}/ftl.json"]
-    snakemake(*targets, "--config", "scale=test")
+def treated(fresh_runs):
+    fresh_runs(FRESH_RUN)
     return {
         "none": dof_of(f"{PREALLOC}/unit-0/snapshot"),
         "prealloc": dof_of(f"{PREALLOC}/unit-128/snapshot"),

@@ -7,7 +7,7 @@ from collections import defaultdict
 
 import pytest
 
-from conftest import REPO, clear_results, emulator_platform_run, snakemake
+from conftest import REPO, FreshRun, emulator_platform_run
 from mobifrag.measure.snapshot import read_snapshot
 
 pytestmark = pytest.mark.emulator
@@ -16,15 +16,16 @@ RUN = "results/emulator-emmc/test/user-latency"
 FIGURES = "paper-figures/emulator-emmc/test"
 APPS = ["facebook", "twitter", "chrome", "earth", "game"]  # user_latency.apps
 STATES = ("no", "severe")  # scales.test.user_latency.states
+FIGURE_NAMES = ("10-launch", "11-install", "12-sqlite")
+FRESH_RUN = FreshRun(
+    targets=(f"{RUN}/latency.csv", *(f"{FIGURES}/tmc-fig{n}.pdf" for n in FIGURE_NAMES)),
+    experiments=("user-latency",),
+)
 
 
 @pytest.fixture(scope="module")
-def latency(emulator_kernel):
-    # Always fresh real runs: results of an earlier run must not stand in for these.
-    clear_results("test", "user-latency")
-    figures = [f"{FIGURES}/tmc-fig{n}.pdf" for n in ("10-launch", "11-install", "12-sqlite")]
-    # One emulator at a time.
-    snakemake(f"{RUN}/latency.csv", *figures, "--config", "scale=test", "--cores", "1")
+def latency(fresh_runs):
+    fresh_runs(FRESH_RUN)
     with open(REPO / RUN / "latency.csv") as handle:
         rows = list(csv.DictReader(handle))
     table = defaultdict(dict)
