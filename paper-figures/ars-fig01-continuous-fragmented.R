@@ -2,7 +2,8 @@
 # of a continuous file (one sequential 4 KiB fsync writer) and a fragmented one (8
 # concurrent 4 KiB fsync writers) under F2FS, IPU, ARS and ARS+IPU. The bandwidth is
 # modeled (each read's block trace replayed through ftl-sim on the device profile, the
-# judged series); the emulator's wall time is shown beside it, labelled as such.
+# judged series on an emulator); the wall time is shown beside it, labelled with where it
+# was measured.
 source(file.path(
   dirname(sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))), "theme.R"
 ))
@@ -13,7 +14,8 @@ if (nrow(runs) == 0) stop("no runs in ", args$tables[[1]])
 runs$scheme <- ars_scheme_factor(runs$scheme)
 runs$file <- factor(runs$file, levels = c("continuous", "fragmented"))
 measures <- c(
-  "extents", "sequential read, modeled (MiB/s)", "sequential read, emulator wall (MiB/s)"
+  "extents", "sequential read, modeled (MiB/s)",
+  sprintf("sequential read, %s (MiB/s)", wall_series())
 )
 long <- rbind(
   data.frame(runs[c("scheme", "file")], measure = measures[[1]], value = runs$extents),
@@ -30,7 +32,9 @@ plot <- ggplot(long, aes(scheme, value, fill = file)) +
   scale_fill_manual(values = palette_for(2)) +
   labs(
     x = NULL, y = NULL, fill = "file",
-    caption = "modeled: the reads' block traces on the device model; emulator wall: secondary"
+    caption = sprintf(
+      "modeled: the reads' block traces on the device model; %s: secondary", wall_series()
+    )
   ) +
   theme_mobifrag()
 

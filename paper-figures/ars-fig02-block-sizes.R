@@ -1,7 +1,7 @@
 # ARS Fig. 2 (§III): fragments and cold sequential-read time of a file written once at
 # random offsets with one block size per run, each write fsync'd, under each scheme. The
 # read time is modeled (the read's block trace replayed through ftl-sim on the device
-# profile); the emulator's wall time is shown beside it, labelled as such.
+# profile); the wall time is shown beside it, labelled with where it was measured.
 source(file.path(
   dirname(sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))), "theme.R"
 ))
@@ -11,7 +11,9 @@ runs <- read_table(args$tables[[1]])
 if (nrow(runs) == 0) stop("no runs in ", args$tables[[1]])
 runs$scheme <- ars_scheme_factor(runs$scheme)
 runs$kib <- runs$block_size / 1024
-measures <- c("fragments", "sequential read, modeled (ms)", "sequential read, emulator wall (ms)")
+measures <- c(
+  "fragments", "sequential read, modeled (ms)", sprintf("sequential read, %s (ms)", wall_series())
+)
 long <- rbind(
   data.frame(runs[c("scheme", "kib")], measure = measures[[1]], value = runs$fragments),
   data.frame(runs[c("scheme", "kib")], measure = measures[[2]], value = runs$modeled_ms),

@@ -1,8 +1,9 @@
 # ARS Fig. 4 (§V.A): throughput of sequential and random reads and writes of the 11
 # reserved files at Low and High, relative to F2FS at Low; extents of the files at High.
 # The modeled throughput (each fio run's block trace replayed through ftl-sim on the
-# device profile: the bytes fio moved over the modeled time) is the judged series; the
-# emulator's wall-time bandwidth is drawn below it, labelled as such. Each bar is the
+# device profile: the bytes fio moved over the modeled time) is judged on an emulator;
+# the wall-time bandwidth is drawn below it, labelled with where it was measured (a
+# phone's is judged there). Each bar is the
 # median of the repetitions.
 source(file.path(
   dirname(sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))), "theme.R"
@@ -17,7 +18,7 @@ runs <- repetition_medians(
   runs, c("modeled_relative", "wall_relative"), c("scheme", "state", "workload")
 )
 extents <- repetition_medians(extents, "extents_mean", c("scheme", "state"))
-series <- c("modeled (device model)", "emulator wall time")
+series <- c("modeled (device model)", paste(wall_series(), "time"))
 runs <- rbind(
   data.frame(runs[c("scheme", "state", "workload")], time = series[[1]],
     relative = runs$modeled_relative),

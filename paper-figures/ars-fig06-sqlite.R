@@ -1,7 +1,7 @@
 # ARS Fig. 6 (§V.B): SQLite transactions per second (2 threads, TRUNCATE journal, one row
 # per transaction) for insert, update and delete at Moderate, per scheme. Modeled: each
-# trace's block requests replayed through ftl-sim on the device profile (the judged
-# series); the emulator's wall time is drawn below it, labelled as such.
+# trace's block requests replayed through ftl-sim on the device profile (judged on an
+# emulator); the wall time is drawn below it, labelled with where it was measured.
 source(file.path(
   dirname(sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))), "theme.R"
 ))
@@ -9,7 +9,7 @@ source(file.path(
 args <- figure_args(1)
 runs <- read_table(args$tables[[1]])
 if (nrow(runs) == 0) stop("no runs in ", args$tables[[1]])
-series <- c("modeled (device model)", "emulator wall time")
+series <- c("modeled (device model)", paste(wall_series(), "time"))
 runs <- rbind(
   data.frame(runs[c("scheme", "kind")], time = series[[1]], tps = runs$modeled_tps),
   data.frame(runs[c("scheme", "kind")], time = series[[2]], tps = runs$wall_tps)

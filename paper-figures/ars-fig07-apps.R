@@ -1,7 +1,7 @@
 # ARS Fig. 7 (§V.C): running time of the Facebook and Twitter scenario traces at Low and
 # Moderate, with the decision tree's files reserved, relative to F2FS in the same state.
-# Modeled: each app replay's block trace through ftl-sim on the device profile (the
-# judged series); the emulator's wall time is drawn below it, labelled as such.
+# Modeled: each app replay's block trace through ftl-sim on the device profile (judged
+# on an emulator); the wall time is drawn below it, labelled with where it was measured.
 source(file.path(
   dirname(sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))), "theme.R"
 ))
@@ -9,7 +9,7 @@ source(file.path(
 args <- figure_args(1)
 runs <- read_table(args$tables[[1]])
 if (nrow(runs) == 0) stop("no runs in ", args$tables[[1]])
-series <- c("modeled (device model)", "emulator wall time")
+series <- c("modeled (device model)", paste(wall_series(), "time"))
 runs <- rbind(
   data.frame(runs[c("scheme", "state", "app")], time = series[[1]],
     relative = runs$modeled_relative),

@@ -63,6 +63,10 @@ figure_stamp <- function(text = Sys.getenv("MOBIFRAG_FIGURE_STAMP")) {
   as.list(fields[1, ])
 }
 
+# The name of the wall-time series: "emulator wall" or "phone wall", where the runs ran.
+# The figure rule (rules/infra/figures.smk) sets it; a script run by hand says "wall".
+wall_series <- function() Sys.getenv("MOBIFRAG_WALL_SERIES", "wall")
+
 # The stamp as the figure's last caption line, below any caption of its own.
 stamp_plot <- function(plot, stamp) {
   if (is.null(stamp)) return(plot)
@@ -120,8 +124,8 @@ repetition_medians <- function(table, columns, by) {
   aggregate(table[columns], table[by], median)
 }
 
-# Times of one operation of a dispersed-I/O table, modeled (profile's cache) and emulator
-# wall, each normalized to its smallest region within its repetition, then the median
+# Times of one operation of a dispersed-I/O table, modeled (profile's cache) and wall,
+# each normalized to its smallest region within its repetition, then the median
 # and range over repetitions (TMC Figs. 13a/b).
 normalized_dispersed <- function(table, operation) {
   rows <- table[table$op == operation & table$model == "profile", ]
@@ -130,8 +134,8 @@ normalized_dispersed <- function(table, operation) {
   points <- rbind(
     data.frame(rows["rep"], region_mib = rows$region_mib, time = "modeled",
       normalized = normalize(rows$modeled_ms)),
-    data.frame(rows["rep"], region_mib = rows$region_mib, time = "emulator wall",
-      normalized = normalize(rows$emulator_wall_ms))
+    data.frame(rows["rep"], region_mib = rows$region_mib, time = wall_series(),
+      normalized = normalize(rows$wall_ms))
   )
   over_repetitions(points, "normalized", c("region_mib", "time"))
 }
@@ -152,7 +156,7 @@ plot_normalized_dispersed <- function(points, operation) {
 }
 
 # One phase of the user-latency table (TMC Figs. 10–11): each app's time per aged state,
-# modeled and emulator wall side by side, block requests above the modeled bars.
+# modeled and wall time side by side, block requests above the modeled bars.
 plot_app_latency <- function(latency, phase, y_label) {
   rows <- latency[latency$phase == phase, ]
   if (nrow(rows) == 0) stop("no ", phase, " rows in the user-latency table")
@@ -162,12 +166,12 @@ plot_app_latency <- function(latency, phase, y_label) {
     data.frame(rows[c("app", "state", "requests")], ms = rows$modeled_ms, time = "modeled"),
     data.frame(
       rows[c("app", "state", "requests")],
-      ms = rows$emulator_wall_ms, time = "emulator wall"
+      ms = rows$wall_ms, time = wall_series()
     )
   )
   times$state <- factor(times$state, levels = states)
   times$app <- factor(times$app, levels = unique(rows$app))
-  times$time <- factor(times$time, levels = c("modeled", "emulator wall"))
+  times$time <- factor(times$time, levels = c("modeled", wall_series()))
   times$label <- ifelse(times$time == "modeled", times$requests, "")
   ggplot(times, aes(app, ms, fill = state)) +
     geom_col(position = position_dodge(width = 0.85), width = 0.8) +
@@ -245,9 +249,11 @@ ext4tune_normalized <- function(bench, configs, baseline) {
   rows
 }
 
-# The modeled series (each run's block trace on the device model: judged) above the
-# emulator's wall time (secondary), each over the baseline configuration's.
-ext4tune_series <- c(modeled_mib_s = "modeled (device model)", wall_mib_s = "emulator wall time")
+# The modeled series (each run's block trace on the device model) above the wall time,
+# each over the baseline configuration's.
+ext4tune_series <- c(
+  modeled_mib_s = "modeled (device model)", wall_mib_s = paste(wall_series(), "time")
+)
 ext4tune_both_series <- function(bench, configs, baseline) {
   rows <- do.call(rbind, lapply(names(ext4tune_series), function(column) {
     bench$mib_s <- bench[[column]]

@@ -11,9 +11,9 @@ fit <- read_table(args$tables[[2]])
 # Every repetition's points and fitted line; the label gives the median fit.
 times <- rbind(
   data.frame(rep = scan$rep, dof = scan$dof, ms = scan$modeled_ms, time = "modeled"),
-  data.frame(rep = scan$rep, dof = scan$dof, ms = scan$emulator_wall_ms, time = "emulator wall")
+  data.frame(rep = scan$rep, dof = scan$dof, ms = scan$wall_ms, time = wall_series())
 )
-fit$time <- ifelse(fit$time == "modeled_ms", "modeled", "emulator wall")
+fit$time <- ifelse(fit$time == "modeled_ms", "modeled", wall_series())
 median_fit <- aggregate(cbind(slope_ms_per_dof, intercept_ms, r2) ~ time, fit, median)
 median_fit$label <- sprintf(
   "%s: t = %.3g·DoF + %.0f ms (R² %.2f)", median_fit$time, median_fit$slope_ms_per_dof,

@@ -1,5 +1,5 @@
 # TMC Fig. 11: app installing time of each app on the No, Moderate and Severe aged states, modeled
-# and emulator wall time side by side; block requests above the modeled bars.
+# and wall time side by side; block requests above the modeled bars.
 source(file.path(
   dirname(sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))), "theme.R"
 ))

@@ -1,5 +1,5 @@
 # TMC Fig. 12: total time of the tile-cache query log on each aged state, normalized to
-# the No state, modeled and emulator wall time; the absolute time (s) above each bar.
+# the No state, modeled and wall time; the absolute time (s) above each bar.
 source(file.path(
   dirname(sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))), "theme.R"
 ))
@@ -12,11 +12,11 @@ rows$state <- tools::toTitleCase(rows$state)
 states <- unique(rows$state)
 times <- rbind(
   data.frame(state = rows$state, ms = rows$modeled_ms, time = "modeled"),
-  data.frame(state = rows$state, ms = rows$emulator_wall_ms, time = "emulator wall")
+  data.frame(state = rows$state, ms = rows$wall_ms, time = wall_series())
 )
 times$normalized <- times$ms / ave(times$ms, times$time, FUN = function(ms) ms[[1]])
 times$state <- factor(times$state, levels = states)
-times$time <- factor(times$time, levels = c("modeled", "emulator wall"))
+times$time <- factor(times$time, levels = c("modeled", wall_series()))
 
 plot <- ggplot(times, aes(state, normalized, fill = time)) +
   geom_col(position = position_dodge(width = 0.85), width = 0.8) +

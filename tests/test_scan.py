@@ -40,7 +40,7 @@ def test_every_repetition_scans_every_file_with_its_own_fit(repetitions):
     assert sorted(repetitions) == ["1", "2"]  # scales.test.repetitions
     for rows, fits in repetitions.values():
         assert set(rows) == {"holes-000004k", "holes-000064k", "holes-001024k", "pristine"}
-        assert set(fits) == {"modeled_ms", "emulator_wall_ms"}
+        assert set(fits) == {"modeled_ms", "wall_ms"}
 
 
 def test_holes_set_the_fragment_size(scan):

@@ -70,9 +70,9 @@ def test_every_repetition_gives_rows_and_a_fit_of_its_own(tmp_path):
     assert holes == [("1", 8, 16), ("2", 4, 8)]
     assert [(f["rep"], f["time"]) for f in fits] == [
         ("1", "modeled_ms"),
-        ("1", "emulator_wall_ms"),
+        ("1", "wall_ms"),
         ("2", "modeled_ms"),
-        ("2", "emulator_wall_ms"),
+        ("2", "wall_ms"),
     ]
     slopes = {f["rep"]: float(f["slope_ms_per_dof"]) for f in fits if f["time"] == "modeled_ms"}
     assert slopes["2"] > slopes["1"]  # the same 0.6 ms more over fewer fragments

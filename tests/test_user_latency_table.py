@@ -84,7 +84,7 @@ def test_rows_join_times_requests_and_fragmentation(run, tmp_path):
     assert float(launch["mean_dof"]) == pytest.approx(4 / 3, rel=1e-5)
     assert launch["requests"] == "10"
     assert launch["modeled_ms"] == "1.84" and launch["device_ms"] == "1.5"
-    assert launch["emulator_wall_ms"] == "1.5"
+    assert launch["wall_ms"] == "1.5"
     assert rows[2]["files"] == "1" and rows[2]["max_dof"] == "1"
 
 

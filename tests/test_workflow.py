@@ -95,6 +95,15 @@ def test_empty_mkfs_options_stay_one_argument():
     assert " -- f2fs '' 1 " in run.stdout + run.stderr
 
 
+@pytest.mark.parametrize(
+    ("device", "series"), [("emulator-emmc", "emulator wall"), ("hikey960", "phone wall")]
+)
+def test_figures_name_the_wall_series_for_where_the_runs_ran(device, series):
+    figure = f"paper-figures/{device}/test/tmc-fig13a-dispersed-writes.pdf"
+    run = snakemake("-n", "-p", "-f", figure, "--config", "scale=test", f"device={device}")
+    assert f'MOBIFRAG_WALL_SERIES="{series}"' in run.stdout
+
+
 def test_profiles_on_one_platform_share_its_runs():
     # emulator-ufs differs from emulator-emmc only in its storage model: its tables read
     # the same platform runs, so a device swap reruns no guest.

@@ -8,8 +8,8 @@ region, device model) of `jobs/dispersed.sh` runs.
 The device models are those of TMC Fig. 13c, defined once in config `dispersed.models`;
 each (phase, model) replay is a job of its own (rule ftl_replay_phase) whose ftl-sim
 summary this module reads. `profile` rows use the profile's own map cache and are the
-modeled counterpart of Figs. 13a/b, next to the emulator wall time fio measured in the
-guest.
+modeled counterpart of Figs. 13a/b, next to `wall_ms`, the wall time fio measured where
+it ran (the emulator's guest, or the phone).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from mobifrag.tables import repetitions
 from mobifrag.workflow.atomic import write_table
 
 COLUMNS = ("rep", "op", "region_mib", "model", "requests", "device_ms", "modeled_ms")
-COLUMNS += ("emulator_wall_ms",)
+COLUMNS += ("wall_ms",)
 PHASE = re.compile(r"(read|write)-(\d+)$")
 
 
@@ -72,7 +72,7 @@ def dispersed_rows(run: Path, models: list[tuple[str, str, str, str]]) -> list[d
                 "model": model,
                 "requests": summary["requests"][op]["count"],
                 **ftl.times_ms(summary),
-                "emulator_wall_ms": fio_wall_ms(run, f"{op}-{region}"),
+                "wall_ms": fio_wall_ms(run, f"{op}-{region}"),
             }
         )
     return rows

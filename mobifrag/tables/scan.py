@@ -8,8 +8,8 @@ of `jobs/scan.sh` runs, and per repetition a linear fit t = a·DoF + b.
 Times per row: `modeled_ms` (ftl-sim's device busy time for the captured read trace,
 replayed closed-loop — cat reads one request at a time — on a device whose logical
 space was written once, plus the profile's per-request host overhead; each replay is a
-job of rule ftl_replay_phase, whose summary this module reads) and `emulator_wall_ms`
-(what the guest measured; emulator wall time).
+job of rule ftl_replay_phase, whose summary this module reads) and `wall_ms`
+(the read's wall time where it ran: the emulator's guest, or the phone).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from mobifrag.tables import repetitions
 from mobifrag.workflow.atomic import write_table
 
 TABLE_COLUMNS = ("rep", "trace", "hole_kib", "dof", "fragments", "requests", "device_ms")
-TABLE_COLUMNS += ("modeled_ms", "emulator_wall_ms")
+TABLE_COLUMNS += ("modeled_ms", "wall_ms")
 FIT_COLUMNS = ("rep", "time", "slope_ms_per_dof", "intercept_ms", "r2", "points")
 HOLE_NAME = re.compile(r"holes-0*(\d+)k$")
 
@@ -79,7 +79,7 @@ def scan_rows(rep: str, run: Path, models: dict[tuple[str, str], Path]) -> list[
                 "fragments": pieces,
                 "requests": summary["requests"]["read"]["count"],
                 **ftl.times_ms(summary),
-                "emulator_wall_ms": f"{int(row['read_ns']) / 1e6:.6g}",
+                "wall_ms": f"{int(row['read_ns']) / 1e6:.6g}",
             }
         )
     return table
@@ -104,7 +104,7 @@ def fit_rows(rep: str, table: list[dict[str, object]]) -> list[dict[str, object]
     """The fits of one repetition's rows, modeled and emulator wall time."""
     dofs = [float(r["dof"]) for r in table]
     rows = []
-    for time in ("modeled_ms", "emulator_wall_ms"):
+    for time in ("modeled_ms", "wall_ms"):
         slope, intercept, r2 = linear_fit(dofs, [float(r[time]) for r in table])
         rows.append(
             {

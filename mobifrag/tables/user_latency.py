@@ -12,7 +12,7 @@ the files of the app's launch set (the tile database for `sqlite`), their fragme
 DoF after the run (fragcheck), the block requests of the phase's trace, `modeled_ms`
 (ftl-sim's device time, closed loop, plus the profile's per-request host overhead; each
 phase's replay is a job of rule ftl_replay_phase, whose summary this module reads) and
-`emulator_wall_ms` (what the guest measured).
+`wall_ms` (the phase's wall time where it ran: the emulator's guest, or the phone).
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from mobifrag.model import ftl
 from mobifrag.workflow.atomic import write_table
 
 COLUMNS = ("state", "phase", "app", "files", "fragments", "mean_dof", "max_dof")
-COLUMNS += ("requests", "device_ms", "modeled_ms", "emulator_wall_ms")
+COLUMNS += ("requests", "device_ms", "modeled_ms", "wall_ms")
 PHASES = ("install", "launch", "sqlite")
 TILE_DATABASE = "tiles/mirth_cache.db"
 
@@ -112,7 +112,7 @@ def run_rows(state: str, run: Path, models: dict[tuple[str, str], Path]) -> list
                 **file_fragmentation(snapshot, files, run / "snapshot"),
                 "requests": str(block_requests(summary)),
                 **ftl.times_ms(summary),
-                "emulator_wall_ms": f"{ns / 1e6:.6g}",
+                "wall_ms": f"{ns / 1e6:.6g}",
             }
         )
     return rows

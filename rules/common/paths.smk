@@ -52,6 +52,12 @@ def device_profile(name):
         raise WorkflowError(str(error)) from None
 
 
+def wall_series(device):
+    """What a figure calls its wall-time series: the time measured where the runs ran."""
+    on_phone = device_profile(device)["platform"]["type"] == "adb"
+    return "phone wall" if on_phone else "emulator wall"
+
+
 def shipped_devices():
     return sorted(
         p.stem

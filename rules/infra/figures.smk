@@ -25,8 +25,10 @@ rule figure:
     params:
         python=PYTHON,
         caption=lambda w: FIGURE_REGISTRY[w.stem]["caption"],
+        wall=lambda w: wall_series(w.device),
     shell:
         "stamp=$({params.python} -m mobifrag.report.provenance"
         " --figure-stamp {input.provenance} 2> {log}) &&"
-        ' MOBIFRAG_FIGURE_STAMP="$stamp" Rscript {input.script} {output.pdf} {output.png}'
+        ' MOBIFRAG_FIGURE_STAMP="$stamp" MOBIFRAG_WALL_SERIES="{params.wall}"'
+        " Rscript {input.script} {output.pdf} {output.png}"
         " {input.tables} >> {log} 2>&1"
