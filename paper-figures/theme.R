@@ -156,12 +156,15 @@ plot_normalized_dispersed <- function(points, operation) {
 }
 
 # One phase of the user-latency table (TMC Figs. 10–11): each app's time per aged state,
-# modeled and wall time side by side, block requests above the modeled bars.
+# modeled and wall time side by side, block requests above the modeled bars; the median
+# of the repetitions where a phone repeated the runs.
 plot_app_latency <- function(latency, phase, y_label) {
   rows <- latency[latency$phase == phase, ]
   if (nrow(rows) == 0) stop("no ", phase, " rows in the user-latency table")
   rows$state <- tools::toTitleCase(rows$state)
   states <- unique(rows$state)
+  apps <- unique(rows$app)
+  rows <- repetition_medians(rows, c("requests", "modeled_ms", "wall_ms"), c("app", "state"))
   times <- rbind(
     data.frame(rows[c("app", "state", "requests")], ms = rows$modeled_ms, time = "modeled"),
     data.frame(
@@ -170,7 +173,7 @@ plot_app_latency <- function(latency, phase, y_label) {
     )
   )
   times$state <- factor(times$state, levels = states)
-  times$app <- factor(times$app, levels = unique(rows$app))
+  times$app <- factor(times$app, levels = apps)
   times$time <- factor(times$time, levels = c("modeled", wall_series()))
   times$label <- ifelse(times$time == "modeled", times$requests, "")
   ggplot(times, aes(app, ms, fill = state)) +

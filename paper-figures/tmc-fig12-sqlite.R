@@ -10,6 +10,9 @@ rows <- latency[latency$phase == "sqlite", ]
 if (nrow(rows) == 0) stop("tmc-fig12-sqlite: no sqlite rows in ", args$tables[[1]])
 rows$state <- tools::toTitleCase(rows$state)
 states <- unique(rows$state)
+# the median of the repetitions where a phone repeated the runs
+rows <- repetition_medians(rows, c("modeled_ms", "wall_ms"), "state")
+rows <- rows[match(states, rows$state), ]
 times <- rbind(
   data.frame(state = rows$state, ms = rows$modeled_ms, time = "modeled"),
   data.frame(state = rows$state, ms = rows$wall_ms, time = wall_series())

@@ -38,13 +38,15 @@ def test_every_shipped_profile_plans_a_whole_run(profile):
     on_hardware = profile_platform(profile) == "adb"
     assert ("adb_jobs=1" in output) == on_hardware
     assert ("adb_jobs=0" in output) != on_hardware
-    # ARS's SQLite and app runs repeat on a phone only (config repeated_on_hardware).
+    # ARS's SQLite and app runs and TMC's user-latency runs repeat on a phone only
+    # (config repeated_on_hardware).
     config = yaml.safe_load((REPO / "config/config.yaml").read_text())
-    runs = len(config["ars"]["schemes"])
-    if on_hardware:
-        runs *= config["scales"][config["scale"]]["repetitions"]
+    scale = config["scales"][config["scale"]]
+    reps = scale["repetitions"] if on_hardware else 1
+    schemes, states = len(config["ars"]["schemes"]), len(scale["user_latency"]["states"])
     jobs = planned_jobs(output)
-    assert (jobs["ars_eval_sqlite"], jobs["ars_eval_apps"]) == (runs, runs)
+    assert (jobs["ars_eval_sqlite"], jobs["ars_eval_apps"]) == (schemes * reps, schemes * reps)
+    assert jobs["user_latency_run"] == states * reps
 
 
 def profile_platform(name):

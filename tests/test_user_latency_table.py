@@ -1,5 +1,6 @@
 """Unit tests of the TMC §5.2 table code, the tile cache and the install traces."""
 
+import csv
 import json
 import sqlite3
 
@@ -61,24 +62,29 @@ def run(tmp_path):
     return run
 
 
-def models(folder, state, values):
-    """(state, phase) → a written ftl-sim summary, for each phase → summary in values."""
+def models(folder, state, values, rep="1"):
+    """(state, rep, phase) → a written ftl-sim summary, for each phase → summary in values."""
     found = {}
     for phase, value in values.items():
-        path = folder / f"{state}-{phase}.json"
+        path = folder / f"{state}-{rep}-{phase}.json"
         path.write_text(json.dumps(value))
-        found[(state, phase)] = path
+        found[(state, rep, phase)] = path
     return found
 
 
 def test_rows_join_times_requests_and_fragmentation(run, tmp_path):
     phases = ("install-x", "launch-x", "sqlite")
     replays = models(tmp_path, "severe", {p: summary(3, 7, 1500, 1840) for p in phases})
-    replays[("severe", "install-x")].write_text(json.dumps(summary(1, 1, 1, 1)))
-    rows = table.run_rows("severe", run, replays)
+    replays[("severe", "1", "install-x")].write_text(json.dumps(summary(1, 1, 1, 1)))
+    rows = table.run_rows("severe", "1", run, replays)
     assert [r["requests"] for r in rows] == ["2", "10", "10"]
     launch = rows[1]
-    assert (launch["state"], launch["phase"], launch["app"]) == ("severe", "launch", "x")
+    assert (launch["rep"], launch["state"], launch["phase"], launch["app"]) == (
+        "1",
+        "severe",
+        "launch",
+        "x",
+    )
     assert launch["files"] == "3" and launch["fragments"] == "3"
     assert float(launch["max_dof"]) == 2
     assert float(launch["mean_dof"]) == pytest.approx(4 / 3, rel=1e-5)
@@ -110,20 +116,48 @@ def test_launched_file_missing_from_snapshot_is_named(run, tmp_path):
     replays = models(tmp_path, "no", {p: summary(1, 0, 1, 1) for p in phases})
     (run / "launch/x.txt").write_text("app/x-1/gone.odex\n")
     with pytest.raises(table.LatencyError, match="no fragcheck entry for app/x-1/gone.odex"):
-        table.run_rows("no", run, replays)
+        table.run_rows("no", "1", run, replays)
 
 
 def test_a_phase_without_its_replay_is_named(run, tmp_path):
     replays = models(tmp_path, "no", {"install-x": summary(1, 0, 1, 1)})
-    with pytest.raises(table.LatencyError, match="no model replay of no launch-x"):
-        table.run_rows("no", run, replays)
+    with pytest.raises(table.LatencyError, match="no model replay of no 1 launch-x"):
+        table.run_rows("no", "1", run, replays)
 
 
 def test_command_reports_errors_without_a_table(tmp_path, capsys):
     out = tmp_path / "latency.csv"
-    argv = ["--run", "no", str(tmp_path), "--model", "no", "sqlite", "s.json"]
+    argv = ["--run", "no", "1", str(tmp_path), "--model", "no", "1", "sqlite", "s.json"]
     assert table.main([*argv, "--table", str(out)]) == 1
     assert "latency.tsv is missing" in capsys.readouterr().err and not out.exists()
+
+
+def test_each_repetition_is_a_row_of_its_own(run, tmp_path):
+    phases = ("install-x", "launch-x", "sqlite")
+    replays = {
+        **models(tmp_path, "no", {p: summary(1, 0, 1, 1) for p in phases}, rep="1"),
+        **models(tmp_path, "no", {p: summary(5, 0, 1, 1) for p in phases}, rep="2"),
+    }
+    out = tmp_path / "latency.csv"
+    argv = ["--run", "no", "1", str(run), "--run", "no", "02", str(run), "--table", str(out)]
+    argv += [a for key, path in replays.items() for a in ("--model", *key, str(path))]
+    assert table.main(argv) == 0
+    rows = list(csv.DictReader(out.open()))
+    assert [(r["rep"], r["phase"], r["requests"]) for r in rows] == [
+        ("1", "install", "1"),
+        ("1", "launch", "1"),
+        ("1", "sqlite", "1"),
+        ("2", "install", "5"),
+        ("2", "launch", "5"),
+        ("2", "sqlite", "5"),
+    ]
+
+
+def test_a_bad_repetition_is_refused(tmp_path, capsys):
+    argv = ["--run", "no", "0", str(tmp_path), "--model", "no", "1", "sqlite", "s.json"]
+    with pytest.raises(SystemExit):
+        table.main([*argv, "--table", str(tmp_path / "latency.csv")])
+    assert "a repetition is a number from 1, not '0'" in capsys.readouterr().err
 
 
 def test_tile_cache_reaches_its_size_and_answers_the_query_log(tmp_path):

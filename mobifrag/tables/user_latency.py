@@ -1,8 +1,9 @@
 """User-perceived latencies (TMC §5.2, Figs. 10–12): one row per (state, phase, app)
-of `jobs/user-latency.sh` runs, one run per aged state.
+and repetition of `jobs/user-latency.sh` runs: one run per aged state, repeated on a
+phone (config `repeated_on_hardware`), where wall time varies from run to run.
 
-    python -m mobifrag.tables.user_latency --run no RUN_DIR --run severe RUN_DIR ... \
-        --model no launch-chrome model/launch-chrome/ftl_fill100_closed.json ... \
+    python -m mobifrag.tables.user_latency --run no 1 RUN_DIR --run severe 1 RUN_DIR ... \
+        --model no 1 launch-chrome model/launch-chrome/ftl_fill100_closed.json ... \
         --table latency.csv
 
 Phases: `install` (the app's install trace replayed: APK written, files extracted, each
@@ -25,9 +26,10 @@ from pathlib import Path
 from mobifrag.measure.fragmentation import degree_of_fragmentation, fragments
 from mobifrag.measure.snapshot import Snapshot, SnapshotError, read_snapshot
 from mobifrag.model import ftl
+from mobifrag.tables.repetitions import repetition
 from mobifrag.workflow.atomic import write_table
 
-COLUMNS = ("state", "phase", "app", "files", "fragments", "mean_dof", "max_dof")
+COLUMNS = ("rep", "state", "phase", "app", "files", "fragments", "mean_dof", "max_dof")
 COLUMNS += ("requests", "device_ms", "modeled_ms", "wall_ms")
 PHASES = ("install", "launch", "sqlite")
 TILE_DATABASE = "tiles/mirth_cache.db"
@@ -89,23 +91,28 @@ def block_requests(summary: dict) -> int:
     return sum(summary["requests"][op]["count"] for op in ("read", "write"))
 
 
-def read_summary(models: dict[tuple[str, str], Path], state: str, phase: str) -> dict:
+Models = dict[tuple[str, str, str], Path]
+
+
+def read_summary(models: Models, state: str, rep: str, phase: str) -> dict:
     """The ftl-sim summary of one phase of one state's run (rule ftl_replay_phase)."""
-    if (state, phase) not in models:
-        raise LatencyError(f"no model replay of {state} {phase} (give --model {state} {phase} …)")
-    return ftl.load_summary(models[(state, phase)])
+    key = (state, rep, phase)
+    if key not in models:
+        raise LatencyError(f"no model replay of {' '.join(key)} (give --model {' '.join(key)} …)")
+    return ftl.load_summary(models[key])
 
 
-def run_rows(state: str, run: Path, models: dict[tuple[str, str], Path]) -> list[dict[str, str]]:
+def run_rows(state: str, rep: str, run: Path, models: Models) -> list[dict[str, str]]:
     times = read_times(run)
     snapshot = read_snapshot(run / "snapshot")
     rows = []
     for phase, app, ns in times:
         traced = "sqlite" if phase == "sqlite" else f"{phase}-{app}"
-        summary = read_summary(models, state, traced)
+        summary = read_summary(models, state, rep, traced)
         files = phase_files(run, phase, app)
         rows.append(
             {
+                "rep": rep,
                 "state": state,
                 "phase": phase,
                 "app": app,
@@ -120,20 +127,28 @@ def run_rows(state: str, run: Path, models: dict[tuple[str, str], Path]) -> list
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--run", nargs=2, action="append", required=True, metavar=("STATE", "DIR"))
+    parser.add_argument(
+        "--run", nargs=3, action="append", required=True, metavar=("STATE", "REP", "DIR")
+    )
     parser.add_argument(
         "--model",
-        nargs=3,
+        nargs=4,
         action="append",
         required=True,
-        metavar=("STATE", "PHASE", "SUMMARY"),
+        metavar=("STATE", "REP", "PHASE", "SUMMARY"),
         help="ftl-sim's summary of one phase of one state's run",
     )
     parser.add_argument("--table", type=Path, required=True)
     args = parser.parse_args(argv)
-    models = {(state, phase): Path(path) for state, phase, path in args.model}
     try:
-        rows = [row for state, run in args.run for row in run_rows(state, Path(run), models)]
+        models = {
+            (state, repetition(rep), phase): Path(path) for state, rep, phase, path in args.model
+        }
+        runs = [(state, repetition(rep), Path(run)) for state, rep, run in args.run]
+    except argparse.ArgumentTypeError as error:
+        parser.error(str(error))
+    try:
+        rows = [row for state, rep, run in runs for row in run_rows(state, rep, run, models)]
     except (LatencyError, ftl.FtlSimError, KeyError, SnapshotError, OSError) as error:
         print(f"user_latency_table: {error}", file=sys.stderr)
         return 1

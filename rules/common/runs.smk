@@ -392,14 +392,29 @@ def scan_models(w):
 
 
 # --- user_latency -------------------------------------------------------------------
+def user_latency_run_folders(w):
+    """(state, rep) → the run's folder below the platform's runs: each aged state's
+    runs, repeated on a phone only (config `repeated_on_hardware`)."""
+    states = scale_params(w.scale)["user_latency"]["states"]
+    reps = repetitions(w.scale, "user-latency", w.device)
+    return {
+        (state, str(rep)): f"user-latency/{state}/rep-{rep}/run"
+        for state in states
+        for rep in reps
+    }
+
+
+def user_latency_runs(w):
+    return {key: on_platform(run, w) for key, run in user_latency_run_folders(w).items()}
+
+
 def user_latency_models(w):
-    """(state, phase) → the replay summary of that phase of the state's run
+    """(state, rep, phase) → the replay summary of that phase of the state's run
     (jobs/user-latency.sh: install-<app>, launch-<app>, sqlite)."""
     apps = config["user_latency"]["apps"]
     phases = [f"{step}-{app}" for step in ("install", "launch") for app in apps]
-    states = scale_params(w.scale)["user_latency"]["states"]
     return {
-        (state, phase): phase_summary(w, f"user-latency/{state}/run", phase)
-        for state in states
+        (state, rep, phase): phase_summary(w, run, phase)
+        for (state, rep), run in user_latency_run_folders(w).items()
         for phase in [*phases, "sqlite"]
     }

@@ -7,7 +7,9 @@
 #                                               disk.img + fragcheck snapshot/)
 #   install/                                    one install trace per app + apps.tsv
 #   tiles/mirth_cache.db                        the tile-cache database (host-built)
-#   {state}/run/                                installs, launches, queries (blktrace)
+#   {state}/rep-{rep}/run/                      installs, launches, queries (blktrace);
+#                                               repeated on a phone only (config
+#                                               `repeated_on_hardware`), one run elsewhere
 #   latency.csv                                 the table of Figs. 10–12
 
 UL = config["user_latency"]
@@ -123,18 +125,19 @@ use rule guest_job as user_latency_run with:
         tiles=workloads("user-latency/tiles/mirth_cache.db"),
         queries=UL["queries"],
     output:
-        out=directory(platform_runs("user-latency/{state}/run")),
+        out=directory(platform_runs("user-latency/{state}/rep-{rep}/run")),
     log:
-        platform_runs("logs/user-latency-{state}.console.log"),
+        platform_runs("logs/user-latency-{state}-rep-{rep}.console.log"),
     benchmark:
-        platform_runs("benchmarks/user_latency_run-{state}.tsv")
+        platform_runs("benchmarks/user_latency_run-{state}-rep-{rep}.tsv")
     wildcard_constraints:
         state=UL_STATES,
+        rep=r"\d+",
     params:
         **guest_job_args(
             "{fs} $(realpath {input.install}) $(realpath {input.tiles}) $(realpath {input.queries}) {seed}",
             fs=UL["filesystem"],
-            seed=config["seed"],
+            seed=lambda w: repetition_seed(w.scale, w.rep),
         ),
         disk_mib=lambda w: ul_params(w.scale)["disk_mib"],
         runner=guest_args("--disk-from {input.aged}/disk.img"),
@@ -144,7 +147,7 @@ use rule guest_job as user_latency_run with:
 # summaries, the files' DoF from each run's snapshot and the wall time from latency.tsv.
 rule user_latency_table:
     input:
-        runs=lambda w: [f"{ul_dir(w)}/{state}/run" for state in ul_states(w.scale)],
+        runs=lambda w: user_latency_runs(w).values(),
         aged=lambda w: [f"{ul_dir(w)}/aged/{state}" for state in ul_states(w.scale)],
         models=lambda w: user_latency_models(w).values(),
     output:
@@ -154,11 +157,12 @@ rule user_latency_table:
     params:
         python=PYTHON,
         runs=lambda w: " ".join(
-            f"--run {state} {ul_dir(w)}/{state}/run" for state in ul_states(w.scale)
+            f"--run {state} {rep} {path}"
+            for (state, rep), path in user_latency_runs(w).items()
         ),
         models=lambda w: " ".join(
-            f"--model {state} {phase} {path}"
-            for (state, phase), path in user_latency_models(w).items()
+            f"--model {state} {rep} {phase} {path}"
+            for (state, rep, phase), path in user_latency_models(w).items()
         ),
     shell:
         "{params.python} -m mobifrag.tables.user_latency {params.runs} {params.models}"
