@@ -405,7 +405,9 @@ def user_latency_run_folders(w):
 
 
 def user_latency_runs(w):
-    return {key: on_platform(run, w) for key, run in user_latency_run_folders(w).items()}
+    return {
+        key: on_platform(run, w) for key, run in user_latency_run_folders(w).items()
+    }
 
 
 def user_latency_models(w):
