@@ -13,6 +13,8 @@ runs <- read_table(args$tables[[1]])
 if (nrow(runs) == 0) stop("no runs in ", args$tables[[1]])
 runs$scheme <- ars_scheme_factor(runs$scheme)
 runs$file <- factor(runs$file, levels = c("continuous", "fragmented"))
+# the median of the repetitions where a phone repeated the jobs
+runs <- repetition_medians(runs, c("extents", "modeled_mib_s", "wall_mib_s"), c("scheme", "file"))
 measures <- c(
   "extents", "sequential read, modeled (MiB/s)",
   sprintf("sequential read, %s (MiB/s)", wall_series())
@@ -20,7 +22,7 @@ measures <- c(
 long <- rbind(
   data.frame(runs[c("scheme", "file")], measure = measures[[1]], value = runs$extents),
   data.frame(runs[c("scheme", "file")], measure = measures[[2]], value = runs$modeled_mib_s),
-  data.frame(runs[c("scheme", "file")], measure = measures[[3]], value = runs$wall_read_mib_s)
+  data.frame(runs[c("scheme", "file")], measure = measures[[3]], value = runs$wall_mib_s)
 )
 long$measure <- factor(long$measure, levels = measures)
 

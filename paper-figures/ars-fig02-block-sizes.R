@@ -11,13 +11,14 @@ runs <- read_table(args$tables[[1]])
 if (nrow(runs) == 0) stop("no runs in ", args$tables[[1]])
 runs$scheme <- ars_scheme_factor(runs$scheme)
 runs$kib <- runs$block_size / 1024
+runs <- repetition_medians(runs, c("fragments", "modeled_ms", "wall_ms"), c("scheme", "kib"))
 measures <- c(
   "fragments", "sequential read, modeled (ms)", sprintf("sequential read, %s (ms)", wall_series())
 )
 long <- rbind(
   data.frame(runs[c("scheme", "kib")], measure = measures[[1]], value = runs$fragments),
   data.frame(runs[c("scheme", "kib")], measure = measures[[2]], value = runs$modeled_ms),
-  data.frame(runs[c("scheme", "kib")], measure = measures[[3]], value = runs$wall_read_ms)
+  data.frame(runs[c("scheme", "kib")], measure = measures[[3]], value = runs$wall_ms)
 )
 long$measure <- factor(long$measure, levels = measures)
 

@@ -84,8 +84,8 @@ def test_one_row_per_scheme_and_case(tmp_path):
     assert rows["fragmented"]["fragments"] == "6"
     assert rows["continuous"]["read_runs"] == "2"
     # the emulator's wall time, kept as the secondary series
-    assert float(rows["continuous"]["wall_read_mib_s"]) == 80.0
-    assert float(rows["fragmented"]["wall_read_ms"]) == 400.0
+    assert float(rows["continuous"]["wall_mib_s"]) == 80.0
+    assert float(rows["fragmented"]["wall_ms"]) == 400.0
     # the device model: the same 8 MiB in 16 or in 512 requests
     continuous, fragmented = rows["continuous"], rows["fragmented"]
     assert (continuous["requests"], fragmented["requests"]) == ("16", "512")

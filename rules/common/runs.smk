@@ -207,10 +207,20 @@ def recurring_runs(w):
 
 
 # --- ars ----------------------------------------------------------------------------
-def ars_runs(wildcards):
-    """Run label → output folder of every scheme's job of one kind."""
-    folder = on_platform(f"ars/{wildcards.kind}", wildcards)
-    return {f"scheme={s}": f"{folder}/{s}" for s in config["ars"]["schemes"]}
+def ars_run_folders(w):
+    """Run label → the folder (below the device's platform runs) of every scheme's job
+    of one kind and every repetition (config `repeated_on_hardware`: Fig. 1's jobs
+    repeat on a phone)."""
+    reps = repetitions(w.scale, f"ars-{w.kind}", w.device)
+    return {
+        f"scheme={s},rep={r}": f"ars/{w.kind}/{s}/rep-{r}"
+        for s in config["ars"]["schemes"]
+        for r in reps
+    }
+
+
+def ars_runs(w):
+    return {label: on_platform(run, w) for label, run in ars_run_folders(w).items()}
 
 
 ars_params = lambda scale: scale_params(scale)["ars"]
@@ -228,12 +238,12 @@ def ars_models(w):
     """(run folder, phase) → the replay summary of each cold read of every scheme's job of
     one kind (phases read-<case>-<run>, jobs/ars-lib.sh cold_reads)."""
     models = {}
-    for label, run in ars_runs(w).items():
-        scheme = label.removeprefix("scheme=")
+    for label, folder in ars_run_folders(w).items():
+        run = on_platform(folder, w)
         for case in ars_cases(w.kind, w.scale):
             for number in range(1, config["ars"]["reads"] + 1):
                 phase = f"read-{case}-{number}"
-                models[(run, phase)] = phase_summary(w, f"ars/{w.kind}/{scheme}", phase)
+                models[(run, phase)] = phase_summary(w, folder, phase)
     return models
 
 

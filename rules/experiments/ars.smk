@@ -2,10 +2,12 @@
 # space.patch): the four schemes of `ars` in config/config.yaml, each on fresh
 # F2FS file systems in the emulator. Paths under ars/ of the platform's runs
 # (results/platform/{platform}/{scale}/) and, for the tables, of results/{device}/{scale}/:
-#   motivation/{scheme}/  Fig. 1: a continuous and a fragmented file (ars-motivation.sh;
-#                         each cold read traced, blktrace/read-<file>-<run>/)
-#   blocksize/{scheme}/   Fig. 2: a file written at random per block size (ars-blocksize.sh;
-#                         blktrace/read-<bytes>-<run>/)
+#   motivation/{scheme}/rep-{rep}/  Fig. 1: a continuous and a fragmented file
+#                         (ars-motivation.sh; each cold read traced,
+#                         blktrace/read-<file>-<run>/); repeated on a phone only (config
+#                         `repeated_on_hardware`), one run elsewhere
+#   blocksize/{scheme}/rep-1/  Fig. 2: a file written at random per block size
+#                         (ars-blocksize.sh; blktrace/read-<bytes>-<run>/)
 #   motivation.csv, blocksize.csv  their tables (mobifrag/tables/ars.py), the reads
 #                         modeled on the device profile (ftl-sim) and their wall time
 #   checks/               the patch's checks (ars-checks.sh, tests/test_ars_kernel.py)
@@ -16,13 +18,14 @@ use rule guest_job as ars_motivation with:
         unpack(guest_inputs("jobs/ars-motivation.sh")),
         lib="jobs/ars-lib.sh",
     output:
-        out=directory(platform_runs("ars/motivation/{scheme}")),
+        out=directory(platform_runs("ars/motivation/{scheme}/rep-{rep}")),
     log:
-        platform_runs("logs/ars-motivation-{scheme}.console.log"),
+        platform_runs("logs/ars-motivation-{scheme}-rep-{rep}.console.log"),
     benchmark:
-        platform_runs("benchmarks/ars_motivation-{scheme}.tsv")
+        platform_runs("benchmarks/ars_motivation-{scheme}-rep-{rep}.tsv")
     wildcard_constraints:
         scheme=ARS_SCHEMES,
+        rep=r"\d+",
     params:
         **guest_job_args(
             "{wildcards.scheme} {file} {writers} {reads}",
@@ -38,13 +41,14 @@ use rule guest_job as ars_blocksize with:
         unpack(guest_inputs("jobs/ars-blocksize.sh")),
         lib="jobs/ars-lib.sh",
     output:
-        out=directory(platform_runs("ars/blocksize/{scheme}")),
+        out=directory(platform_runs("ars/blocksize/{scheme}/rep-{rep}")),
     log:
-        platform_runs("logs/ars-blocksize-{scheme}.console.log"),
+        platform_runs("logs/ars-blocksize-{scheme}-rep-{rep}.console.log"),
     benchmark:
-        platform_runs("benchmarks/ars_blocksize-{scheme}.tsv")
+        platform_runs("benchmarks/ars_blocksize-{scheme}-rep-{rep}.tsv")
     wildcard_constraints:
         scheme=ARS_SCHEMES,
+        rep=r"\d+",
     params:
         **guest_job_args(
             "{wildcards.scheme} {file} '{sizes}' {reads}",
