@@ -3,8 +3,6 @@
 from mobifrag.platform.kernel import KernelInputError, kernel_dir
 
 
-# Devices: which kernel and agent a device's jobs use, and the arm64 builds, boot
-# image and flashing of a board (platform.type adb).
 def kernel_image(device):
     """The kernel image the device's platform boots, built by rules/kernel.smk."""
     target = device_profile(device)["platform"]["kernel"]
