@@ -11,7 +11,7 @@ import sys
 import pytest
 import yaml
 
-from conftest import REPO, planned_jobs, snakemake
+from conftest import REPO, local_env, planned_jobs, snakemake
 from mobifrag.workflow.profiles import DEVICES, SCHEMA
 
 PROFILES = sorted(p.stem for p in DEVICES.glob("*.yaml") if p != SCHEMA)
@@ -24,7 +24,7 @@ def without_ramdisk():
 
 def run_snakemake(args, env, cwd=REPO):
     command = [sys.executable, "-m", "snakemake", "--cores", "2", *args]
-    return subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True)
+    return subprocess.run(command, cwd=cwd, env=local_env(env), capture_output=True, text=True)
 
 
 @pytest.mark.parametrize("profile", PROFILES)
@@ -176,7 +176,7 @@ def test_a_run_holds_guests_per_core_and_the_hosts_free_memory():
     plan = subprocess.run(
         ["bash", "-c", f"{command} --dry-run --forceall"],
         cwd=REPO,
-        env=env,
+        env=local_env(env),
         text=True,
         capture_output=True,
     )
