@@ -101,7 +101,7 @@ def linear_fit(xs: list[float], ys: list[float]) -> tuple[float, float, float]:
 
 
 def fit_rows(rep: str, table: list[dict[str, object]]) -> list[dict[str, object]]:
-    """The fits of one repetition's rows, modeled and emulator wall time."""
+    """The fits of one repetition's rows, modeled and wall time."""
     dofs = [float(r["dof"]) for r in table]
     rows = []
     for time in ("modeled_ms", "wall_ms"):
