@@ -147,6 +147,23 @@ class FreshRun:
         snakemake(*self.targets, "--config", "scale=test")
 
 
+JOINT_CORES = 4
+
+
+def joint_run(runs) -> list[str]:
+    """The arguments of the one Snakemake run that makes every FRESH_RUN's targets, as
+    `make reproduce` runs on two cores (Makefile): two busy guests, host jobs beside
+    them, the greedy job selector. The targets come first: --resources and --config
+    take every word up to the next option."""
+    targets = dict.fromkeys(target for run in runs for target in run.targets)
+    return [
+        *targets,
+        *("--keep-going", "--scheduler", "greedy"),
+        *("--resources", "host_load=200"),
+        *("--config", "scale=test"),
+    ]
+
+
 @pytest.fixture(scope="session")
 def fresh_runs(request, emulator_kernel):
     """Clears the FRESH_RUN of every module whose selected tests need it, then makes all
@@ -161,16 +178,7 @@ def fresh_runs(request, emulator_kernel):
             runs.append(run)
     for run in runs:
         run.clear()
-    targets = dict.fromkeys(target for run in runs for target in run.targets)
-    # As `make reproduce` runs on two cores (Makefile): two busy guests, host jobs beside
-    # them, the greedy job selector.
-    joint = snakemake(
-        *("--keep-going", "--scheduler", "greedy", "--resources", "host_load=200"),
-        *targets,
-        *("--config", "scale=test"),
-        check=False,
-        cores=4,
-    )
+    joint = snakemake(*joint_run(runs), check=False, cores=JOINT_CORES)
     if joint.returncode != 0:
         print(f"the joint run of {len(runs)} modules failed:\n{joint.stderr[-3000:]}")
 

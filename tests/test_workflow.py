@@ -1,12 +1,16 @@
 """The workflow as a user drives it: dry runs, lint, and errors before any work."""
 
+import importlib
+
 import pytest
 import yaml
 
 from conftest import (
+    JOINT_CORES,
     REPO,
     clear_results,
     emulator_platform_run,
+    joint_run,
     planned_jobs,
     snakemake,
     write_snapshot,
@@ -102,6 +106,18 @@ def test_figures_name_the_wall_series_for_where_the_runs_ran(device, series):
     figure = f"paper-figures/{device}/test/tmc-fig13a-dispersed-writes.pdf"
     run = snakemake("-n", "-p", "-f", figure, "--config", "scale=test", f"device={device}")
     assert f'MOBIFRAG_WALL_SERIES="{series}"' in run.stdout
+
+
+def test_the_emulator_tests_joint_run_plans_every_modules_guest_jobs():
+    # The one run tests/conftest.py (fresh_runs) makes the emulator tests' outputs with:
+    # a run it cannot start falls back to one module after another, which passes, slowly.
+    modules = [importlib.import_module(p.stem) for p in sorted(REPO.glob("tests/test_*.py"))]
+    runs = [m.FRESH_RUN for m in modules if hasattr(m, "FRESH_RUN")]
+    assert len(runs) >= 10
+    plan = snakemake("-n", "--forceall", *joint_run(runs), cores=JOINT_CORES)
+    jobs = planned_jobs(plan.stdout)
+    guests = ("ars_eval_fragbench", "filldelete_fill", "ext4tune_bench", "scan_run")
+    assert all(jobs.get(rule) for rule in (*guests, "user_latency_run", "treat_e4defrag"))
 
 
 def test_profiles_on_one_platform_share_its_runs():
