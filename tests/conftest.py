@@ -44,10 +44,19 @@ def local_env(env=None) -> dict[str, str]:
     return {**(os.environ if env is None else env), "SLURM_CONF": os.devnull}
 
 
+def may_write(args) -> bool:
+    """Whether a Snakemake run with these arguments may write in the checkout."""
+    return not {"-n", "--dry-run", "--lint"} & set(args)
+
+
 def snakemake(*args, check=True, cores=2):
-    """Run the workflow's snakemake (from the venv running the tests) in the repo."""
+    """Run the workflow's snakemake (from the venv running the tests) in the repo. A run
+    that may write waits for the emulator tests' joint run, which holds the repo's lock;
+    dry runs and the linter read only, and go on beside it."""
     import subprocess
 
+    if may_write(args):
+        JointRun.wait_for_running()
     command = [sys.executable, "-m", "snakemake", "--cores", str(cores), *args]
     run = subprocess.run(command, cwd=REPO, capture_output=True, text=True, env=local_env())
     if check and run.returncode != 0:
@@ -160,28 +169,103 @@ def joint_run(runs) -> list[str]:
     return [*targets, "--keep-going", "--config", "scale=test"]
 
 
-@pytest.fixture(scope="session")
-def fresh_runs(request, emulator_kernel):
-    """Clears the FRESH_RUN of every module whose selected tests need it, then makes all
-    of them in one Snakemake run, in which two guests keep both host cores busy (one
-    module after another left one idle through each serial chain of guest jobs). Returns
-    the function a module's fixture calls with its own FRESH_RUN: nothing to do after a
-    joint run that succeeded; otherwise the module's own run, which fails with its error."""
+def fresh_runs_of(items) -> list[FreshRun]:
+    """The FRESH_RUN of every module whose selected tests use the fresh_runs fixture."""
     runs = []
-    for item in request.session.items:
+    for item in items:
         run = getattr(getattr(item, "module", None), "FRESH_RUN", None)
         if "fresh_runs" in item.fixturenames and run is not None and run not in runs:
             runs.append(run)
-    for run in runs:
-        run.clear()
-    joint = snakemake(*joint_run(runs), check=False, cores=JOINT_CORES)
-    if joint.returncode != 0:
-        print(f"the joint run of {len(runs)} modules failed:\n{joint.stderr[-3000:]}")
+    return runs
+
+
+class JointRun:
+    """The one Snakemake run that makes every selected module's FRESH_RUN (two guests keep
+    both host cores busy, where one module after another left one idle through each
+    serial chain of guest jobs). It starts in the background once the session's tests are
+    collected, the kernel build first; the tests that neither boot a guest nor run the
+    workflow for real go first, beside it, on the core time its guests leave while they
+    wait on their disks (docs/measurements.md)."""
+
+    running: "JointRun | None" = None
+
+    def __init__(self, runs: list[FreshRun], log: Path):
+        import subprocess
+
+        for run in runs:
+            run.clear()
+        self.runs = runs
+        self.log = log
+        command = [sys.executable, "-m", "snakemake", "--cores", str(JOINT_CORES)]
+        with log.open("w") as out:
+            self.process = subprocess.Popen(
+                [*command, *joint_run(runs)],
+                cwd=REPO,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                env=local_env(),
+            )
+        JointRun.running = self
+
+    def wait(self) -> int:
+        status = self.process.wait()
+        if status != 0:
+            tail = self.log.read_text(errors="replace")[-3000:]
+            print(f"the joint run of {len(self.runs)} modules failed ({self.log}):\n{tail}")
+        return status
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(timeout=120)
+
+    @classmethod
+    def wait_for_running(cls) -> None:
+        if cls.running is not None:
+            cls.running.wait()
+
+
+def runs_workflow(item) -> bool:
+    """Whether a test boots a guest or runs the workflow for real in the checkout: it
+    waits for the joint run, so it goes after the tests that do neither."""
+    uses = {"emulator_kernel", "fresh_runs"} & set(item.fixturenames)
+    return bool(uses) or any(
+        item.get_closest_marker(name) for name in ("emulator", "slurm", "workflow")
+    )
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(items):
+    items.sort(key=runs_workflow)  # stable: each group keeps its order
+
+
+def pytest_collection_finish(session):
+    runs = fresh_runs_of(session.items)
+    if runs and not session.config.option.collectonly:
+        import tempfile
+
+        cache = session.config.cache
+        folder = cache.mkdir("joint-run") if cache else Path(tempfile.mkdtemp())
+        JointRun(runs, folder / "snakemake.log")
+
+
+def pytest_unconfigure(config):
+    if JointRun.running is not None:
+        JointRun.running.stop()
+
+
+@pytest.fixture(scope="session")
+def fresh_runs(emulator_kernel):
+    """The function a module's fixture calls with its own FRESH_RUN: nothing to do after
+    a joint run that made it; otherwise the module's own run, which fails with its error."""
+    joint = JointRun.running
+    status = joint.wait() if joint is not None else None
 
     def made(run: FreshRun) -> None:
-        if run not in runs:
+        if joint is None or run not in joint.runs:
             run.clear()
-        if run not in runs or joint.returncode != 0:
+            run.make()
+        elif status != 0:
             run.make()
 
     return made

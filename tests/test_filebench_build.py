@@ -56,6 +56,7 @@ def filebench():
     return FILEBENCH
 
 
+@pytest.mark.workflow
 @pytest.mark.skipif(shutil.which("setarch") is None, reason="no setarch")
 def test_the_ffsb_workloads_run_and_count_every_file_once(tmp_path, filebench):
     # the four mixes in the job's order, as jobs/ext4tune-bench.sh fills them in: 4

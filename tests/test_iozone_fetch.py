@@ -63,10 +63,12 @@ def iozone():
     return IOZONE
 
 
+@pytest.mark.workflow
 def test_the_job_names_every_test(iozone):
     assert set(job_options()) == set(IOZONE_TESTS)
 
 
+@pytest.mark.workflow
 def test_the_four_tests_run_as_the_job_runs_them(tmp_path, iozone):
     target = tmp_path / "iozone.tmp"
     options = job_options()

@@ -40,6 +40,7 @@ def test_reads_split_at_extents_and_at_512_kib():
     assert [int(r[3]) // tp.SECTORS for r in reads] == [128, 128]
 
 
+@pytest.mark.workflow
 def test_model_run_measures_dof_p_and_slower_reads_when_fragmented():
     out = "results/emulator-emmc/test/janusd/throughput.csv"
     snakemake(out, "--config", "scale=test")

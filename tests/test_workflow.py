@@ -11,7 +11,9 @@ from conftest import (
     clear_results,
     emulator_platform_run,
     joint_run,
+    may_write,
     planned_jobs,
+    runs_workflow,
     snakemake,
     write_snapshot,
 )
@@ -118,6 +120,24 @@ def test_the_emulator_tests_joint_run_plans_every_modules_guest_jobs():
     jobs = planned_jobs(plan.stdout)
     guests = ("ars_eval_fragbench", "filldelete_fill", "ext4tune_bench", "scan_run")
     assert all(jobs.get(rule) for rule in (*guests, "user_latency_run", "treat_e4defrag"))
+
+
+def test_tests_that_wait_for_the_joint_run_come_after_the_others(request):
+    # The joint run goes on in the background while the others run; a test that waits
+    # for it in their midst would hold them all back until it ends.
+    order = [runs_workflow(item) for item in request.session.items]
+    assert order == sorted(order)
+    selected = {item.nodeid for item in request.session.items}
+    emulator = "tests/test_emulator.py::test_job_outputs_and_disk_reach_the_host"
+    if emulator in selected:
+        assert runs_workflow(next(i for i in request.session.items if i.nodeid == emulator))
+
+
+def test_only_runs_that_may_write_wait_for_the_joint_run():
+    assert may_write(("results/x.tsv", "--config", "scale=test"))
+    assert not may_write(("-n", "all"))
+    assert not may_write(("--dry-run", "all"))
+    assert not may_write(("--lint",))
 
 
 def test_profiles_on_one_platform_share_its_runs():

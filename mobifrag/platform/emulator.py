@@ -115,6 +115,13 @@ def qemu_command(job: GuestJob, accel: str, share: Path, disk: Path) -> list[str
             # Under a loaded host, TCG's timer can miss the kernel's IO-APIC check and
             # panic at boot; the check proves nothing about an emulated board.
             "no_timer_check",
+            # Under TCG, evaluating the ACPI PCI interrupt links and probing the PS/2
+            # controller took 1.8 of the kernel's 3.5 s of boot, paid by every job; the
+            # BIOS's routing table serves the three virtio devices as well, and nothing
+            # reads a keyboard (docs/measurements.md, 2026-11-29).
+            "pci=noacpi",
+            "i8042.nokbd",
+            "i8042.noaux",
             "quiet",
             "--",
             str(GUEST_INIT),
