@@ -67,6 +67,18 @@ def test_the_benchmark_ages_to_high(tmp_path, runs):
     assert int(gc[("ars", "ipu_blocks")]["delta"]) > 0
 
 
+def test_androids_gc_pass_ends_and_f2fs_collects_under_every_scheme(tmp_path, runs):
+    # The pass (config ars_eval.high_gc_urgent_sleep_ms) once stalled the ARS kernel for
+    # good (kernel-patches/README.md): here it ends, its urgent GC cleans dirty segments,
+    # and the GC claims' regime (F2FS's GC calls above 0) is reached.
+    assert CONFIG["ars_eval"]["high_gc_urgent_sleep_ms"] > 0
+    gc = {(r["scheme"], r["counter"]): r for r in table(tmp_path, "gc", runs)}
+    for scheme, folder in runs.items():
+        polls = [line.split("\t") for line in (folder / "gc-pass.tsv").read_text().splitlines()]
+        assert int(polls[-1][1]) < int(polls[0][1]), scheme
+        assert int(gc[(scheme, "gc_calls")]["delta"]) > 0, scheme
+
+
 def test_ars_keeps_reserved_files_whole_at_high(tmp_path, runs):
     rows = {(r["scheme"], r["state"]): r for r in table(tmp_path, "extents", runs)}
     for scheme in SCHEMES:
