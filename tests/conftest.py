@@ -208,11 +208,11 @@ class JointRun:
         JointRun.running = self
 
     def wait(self) -> int:
-        status = self.process.wait()
-        if status != 0:
+        # the first caller prints a failure's tail; the process's status stays
+        if self.process.returncode is None and self.process.wait() != 0:
             tail = self.log.read_text(errors="replace")[-3000:]
             print(f"the joint run of {len(self.runs)} modules failed ({self.log}):\n{tail}")
-        return status
+        return self.process.returncode
 
     def stop(self) -> None:
         if self.process.poll() is None:
