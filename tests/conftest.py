@@ -49,6 +49,11 @@ def may_write(args) -> bool:
     return not {"-n", "--dry-run", "--lint"} & set(args)
 
 
+def snakemake_command(*args, cores=2) -> list[str]:
+    """The workflow's snakemake (from the venv running the tests) with these arguments."""
+    return [sys.executable, "-m", "snakemake", "--cores", str(cores), *args]
+
+
 def snakemake(*args, check=True, cores=2):
     """Run the workflow's snakemake (from the venv running the tests) in the repo. A run
     that may write waits for the emulator tests' joint run, which holds the repo's lock;
@@ -57,7 +62,7 @@ def snakemake(*args, check=True, cores=2):
 
     if may_write(args):
         JointRun.wait_for_running()
-    command = [sys.executable, "-m", "snakemake", "--cores", str(cores), *args]
+    command = snakemake_command(*args, cores=cores)
     run = subprocess.run(command, cwd=REPO, capture_output=True, text=True, env=local_env())
     if check and run.returncode != 0:
         raise AssertionError(
@@ -196,10 +201,9 @@ class JointRun:
             run.clear()
         self.runs = runs
         self.log = log
-        command = [sys.executable, "-m", "snakemake", "--cores", str(JOINT_CORES)]
         with log.open("w") as out:
             self.process = subprocess.Popen(
-                [*command, *joint_run(runs)],
+                snakemake_command(*joint_run(runs), cores=JOINT_CORES),
                 cwd=REPO,
                 stdout=out,
                 stderr=subprocess.STDOUT,
