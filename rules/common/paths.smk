@@ -7,6 +7,7 @@ from pathlib import Path
 import yaml
 
 from mobifrag.workflow.profiles import ProfileError, load_device
+from mobifrag.workflow.sources import module_sources
 from mobifrag.workflow.stages import (
     FIGURES,
     PLATFORM_KEY_PATTERN,
@@ -22,6 +23,12 @@ from mobifrag.workflow.stages import (
 VENV_PYTHON = ".venv/bin/python"
 PYTHON = VENV_PYTHON if Path(workflow.basedir, VENV_PYTHON).exists() else sys.executable
 AGENT = "agent/build/mobifrag-agent"
+
+
+def python_sources(module):
+    """The files `python -m <module>` runs (mobifrag.workflow.sources): a rule's input,
+    so editing a table, model or report module reruns what it made."""
+    return list(module_sources(module))
 
 
 def results(path):

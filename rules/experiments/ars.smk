@@ -67,6 +67,7 @@ rule ars_table:
     input:
         runs=lambda w: ars_runs(w).values(),
         models=lambda w: ars_models(w).values(),
+        code=python_sources("mobifrag.tables.ars"),
     output:
         results("ars/{kind}.csv"),
     log:

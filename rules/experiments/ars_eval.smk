@@ -198,6 +198,7 @@ rule ars_eval_table:
     input:
         runs=lambda w: ars_eval_runs(w).values(),
         models=lambda w: ars_eval_model(w, ars_eval_run_folders(w).values()),
+        code=python_sources("mobifrag.tables.ars_eval"),
     output:
         results(f"{ARS_EVAL}/{{kind}}.csv"),
     log:

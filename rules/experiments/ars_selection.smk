@@ -51,7 +51,8 @@ use rule guest_job as ars_selection_replay with:
 
 rule ars_selection_dof:
     input:
-        platform_runs(f"{ARS_SELECTION}/{{app}}/replay"),
+        run=platform_runs(f"{ARS_SELECTION}/{{app}}/replay"),
+        code=python_sources("mobifrag.tables.fragments"),
     output:
         platform_runs(f"{ARS_SELECTION}/{{app}}/dof.csv"),
     log:
@@ -62,7 +63,7 @@ rule ars_selection_dof:
         python=PYTHON,
     shell:
         "{params.python} -m mobifrag.tables.fragments"
-        " --run app={wildcards.app} {input}/snapshots/01-{wildcards.app}"
+        " --run app={wildcards.app} {input.run}/snapshots/01-{wildcards.app}"
         " --dof {output} 2> {log}"
 
 

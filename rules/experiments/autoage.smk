@@ -53,6 +53,7 @@ use rule guest_job as autoage_replay with:
 rule autoage_tables:
     input:
         lambda w: on_platform("autoage/{fs}/run", w),
+        code=python_sources("mobifrag.tables.fragments"),
     output:
         dof=results("autoage/{fs}/dof.csv"),
         levels=results("autoage/{fs}/levels.csv"),

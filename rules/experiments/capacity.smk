@@ -51,6 +51,7 @@ use rule guest_job as capacity_replay with:
 rule capacity_tables:
     input:
         lambda w: run_folders(capacity_runs(w)),
+        code=python_sources("mobifrag.tables.fragments"),
     output:
         results("capacity/{fs}/dof.csv"),
     log:

@@ -33,6 +33,7 @@ use rule guest_job as concurrent_appenders with:
 rule concurrent_appenders_tables:
     input:
         lambda w: appender_runs(w).values(),
+        code=python_sources("mobifrag.tables.fragments"),
     output:
         dof=results("concurrent-appenders/dof.csv"),
         layout=results("concurrent-appenders/layout.csv"),

@@ -39,6 +39,7 @@ rule dispersed_tables:
     input:
         runs=lambda w: dispersed_runs(w).values(),
         models=lambda w: dispersed_models(w).values(),
+        code=python_sources("mobifrag.tables.dispersed"),
     output:
         results("dispersed/{fs}/dispersed.csv"),
     log:

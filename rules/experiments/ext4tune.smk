@@ -112,6 +112,7 @@ rule ext4tune_tables:
     input:
         runs=lambda w: ext4tune_runs(w).values(),
         models=lambda w: run_models(w, ext4tune_run_folders(w).values()),
+        code=python_sources("mobifrag.tables.ext4tune"),
     output:
         bench=results("ext4tune/bench.csv"),
         configs=results("ext4tune/configs.csv"),

@@ -110,6 +110,7 @@ use rule guest_job as filldelete_replay with:
 rule filldelete_tables:
     input:
         lambda w: run_folders(filldelete_runs(w)),
+        code=python_sources("mobifrag.tables.fragments"),
     output:
         results("filldelete/{fs}/dof.csv"),
     log:

@@ -32,6 +32,7 @@ rule janusd_logical:
     input:
         run=lambda w: on_platform(f"{JANUSD_RUN}/run", w),
         trace=results(f"{JANUSD_RUN}/e4defrag.csv"),
+        code=python_sources("mobifrag.model.janusd_remap"),
     output:
         directory(results(f"{JANUSD_RUN}/janusdl")),
     log:
@@ -49,6 +50,7 @@ rule janusd_physical:
     input:
         dop=results(f"{JANUSD_RUN}/ftl-append.dop.csv"),
         janusdl=results(f"{JANUSD_RUN}/janusdl"),
+        code=python_sources("mobifrag.model.janusd_remap"),
     output:
         directory(results(f"{JANUSD_RUN}/janusdp")),
     log:
@@ -147,6 +149,7 @@ rule janusd_recurring_replays:
         run=lambda w: on_platform(f"{RECURRING}/every-{{interval}}d/run", w),
         profile="devices/{device}.yaml",
         sim=FTL_SIM,
+        code=python_sources("mobifrag.model.janusd_remap"),
     output:
         directory(results(f"{RECURRING}/every-{{interval}}d/defrags")),
     log:
@@ -181,6 +184,7 @@ rule janusd_recurring_replays:
 rule janusd_recurring_table:
     input:
         lambda w: recurring_runs(w).values(),
+        code=python_sources("mobifrag.tables.janusd"),
     output:
         copies=results(f"{RECURRING}/copies.csv"),
         launch=results(f"{RECURRING}/launch.csv"),
@@ -201,6 +205,7 @@ rule janusd_dof_lp_table:
             for folders in dof_lp_runs(w).values()
             for path in (str(Path(folders[0]).parent), folders[1])
         ],
+        code=python_sources("mobifrag.tables.janusd"),
     output:
         results("treat/janusd/dof-lp.csv"),
     log:
@@ -219,6 +224,7 @@ rule janusd_throughput:
     input:
         profile="devices/{device}.yaml",
         sim=FTL_SIM,
+        code=python_sources("mobifrag.model.janusd_throughput"),
     output:
         results("janusd/throughput.csv"),
     log:

@@ -62,6 +62,7 @@ rule scan_tables:
     input:
         runs=lambda w: scan_runs(w).values(),
         models=lambda w: scan_models(w).values(),
+        code=python_sources("mobifrag.tables.scan"),
     output:
         table=results("scan/{fs}/scan.csv"),
         fit=results("scan/{fs}/fit.csv"),

@@ -220,6 +220,7 @@ rule treat_prealloc_table:
         lambda w: treatment_runs.run_outputs(
             treatment_runs.prealloc_runs(treat_runs(w), treat_params(w.scale)), 1
         ),
+        code=python_sources("mobifrag.tables.treat"),
     output:
         results("treat/prealloc/dof.csv"),
     log:
@@ -242,6 +243,7 @@ rule treat_e4defrag_table:
             ),
             1,
         ),
+        code=python_sources("mobifrag.tables.treat"),
     output:
         results("treat/e4defrag/dof.csv"),
     log:
@@ -263,6 +265,7 @@ rule treat_e4defrag_flash_table:
         lambda w: treatment_runs.defrag_ftl_runs(
             treat_dir(w), treat_params(w.scale)
         ).values(),
+        code=python_sources("mobifrag.tables.treat"),
     output:
         results("treat/e4defrag/flash-writes.csv"),
     log:
@@ -282,6 +285,7 @@ rule treat_journal_table:
         lambda w: treatment_runs.run_outputs(
             treatment_runs.journal_runs(treat_runs(w), treat_params(w.scale)), 3
         ),
+        code=python_sources("mobifrag.tables.treat"),
     output:
         results("treat/journal/dof.csv"),
     log:
@@ -304,6 +308,7 @@ rule treat_sqlite_prealloc_tables:
             ),
             3,
         ),
+        code=python_sources("mobifrag.tables.treat"),
     output:
         dof=results("treat/sqlite-prealloc/dof.csv"),
         summary=results("treat/sqlite-prealloc/summary.csv"),

@@ -150,6 +150,7 @@ rule user_latency_table:
         runs=lambda w: user_latency_runs(w).values(),
         aged=lambda w: [f"{ul_dir(w)}/aged/{state}" for state in ul_states(w.scale)],
         models=lambda w: user_latency_models(w).values(),
+        code=python_sources("mobifrag.tables.user_latency"),
     output:
         results("user-latency/latency.csv"),
     log:

@@ -11,6 +11,7 @@ rule figure:
         theme="paper-figures/theme.R",
         provenance=results("provenance.json"),
         tables=figure_tables,
+        code=python_sources("mobifrag.report.provenance"),
     output:
         pdf=figures("{stem}.pdf"),
         png=report(

@@ -56,6 +56,7 @@ rule flashsim_diff:
         conf=FLASHSIM_CONF,
         sim=FTL_SIM,
         flashsim=FLASHSIM,
+        code=python_sources("mobifrag.model.flashsim_diff"),
     output:
         table=results("flashsim/diff.csv"),
         runs=directory(results("flashsim/runs")),

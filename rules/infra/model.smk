@@ -105,6 +105,7 @@ rule ftl_replay_run:
         run=lambda w: on_platform("{experiment}", w),
         profile="devices/{device}.yaml",
         sim=FTL_SIM,
+        code=python_sources("mobifrag.model.run_phases"),
     output:
         results(f"{{experiment}}/{RUN_MODELS}"),
     log:

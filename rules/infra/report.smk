@@ -8,6 +8,7 @@ rule claims:
         claims="config/claims.yaml",
         schema="config/claims.schema.yaml",
         tables=claim_tables,
+        code=python_sources("mobifrag.report.claims"),
     output:
         markdown=report(results("claims.md"), category="Claims"),
         csv=results("claims.csv"),
@@ -29,6 +30,7 @@ rule check:
         claims="config/claims.yaml",
         schema="config/claims.schema.yaml",
         tables=check_tables,
+        code=python_sources("mobifrag.report.claims"),
     output:
         markdown=results("checks/{check}.md"),
         csv=results("checks/{check}.csv"),
@@ -56,6 +58,7 @@ rule provenance:
             else str(Path(kernel_image(w.device)).parent / "provenance.json")
         ),
         profile="devices/{device}.yaml",
+        code=python_sources("mobifrag.report.provenance"),
     output:
         report(results("provenance.json"), category="Provenance"),
     log:
@@ -89,6 +92,7 @@ rule claims_chart:
         theme="paper-figures/theme.R",
         provenance=results("provenance.json"),
         claims=results("claims.csv"),
+        code=python_sources("mobifrag.report.provenance"),
     output:
         pdf=results("claims-chart.pdf"),
         png=results("claims-chart.png"),
@@ -118,6 +122,7 @@ rule report_html:
         figures=lambda w: [
             path for path in study_figures(w.device, w.scale) if path.endswith(".png")
         ],
+        code=python_sources("mobifrag.report.html"),
     output:
         results("report.html"),
     log:
