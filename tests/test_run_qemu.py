@@ -24,14 +24,22 @@ def sleeper(tmp_path):
 
 
 def test_a_command_that_ends_is_finished(tmp_path):
-    finished, seconds = run_qemu(["true"], tmp_path / "console.log", timeout_s=30)
-    assert finished and seconds < 30
+    run = run_qemu(["true"], tmp_path / "console.log", timeout_s=30)
+    assert run.finished and run.wall_seconds < 30
+
+
+def test_the_cpu_time_is_the_commands_not_its_wall_time(tmp_path):
+    busy = "i=0; while [ $i -lt 300000 ]; do i=$((i + 1)); done"
+    spinning = run_qemu(["sh", "-c", busy], tmp_path / "busy.log", timeout_s=60)
+    assert spinning.cpu_seconds > 0.5 * spinning.wall_seconds > 0
+    sleeping = run_qemu(["sleep", "1"], tmp_path / "idle.log", timeout_s=30)
+    assert sleeping.wall_seconds >= 1 and sleeping.cpu_seconds < 0.2
 
 
 def test_a_command_past_its_timeout_is_killed(tmp_path):
     command, pidfile = sleeper(tmp_path)
-    finished, _ = run_qemu(command, tmp_path / "console.log", timeout_s=1)
-    assert not finished
+    run = run_qemu(command, tmp_path / "console.log", timeout_s=1)
+    assert not run.finished
     assert gone(int(pidfile.read_text()))
 
 

@@ -21,6 +21,7 @@ import ctypes
 import json
 import os
 import re
+import resource
 import shlex
 import shutil
 import signal
@@ -74,6 +75,22 @@ class JobResult:
     exit_status: int
     wall_seconds: float
     console_log: Path
+    # QEMU's user and system CPU seconds: what the guest cost the host, so a run's
+    # busy share (cpu over wall) tells how many such guests a host core can hold.
+    cpu_seconds: float
+
+
+@dataclass(frozen=True)
+class QemuRun:
+    finished: bool  # before the timeout
+    wall_seconds: float
+    cpu_seconds: float
+
+
+def children_cpu_seconds() -> float:
+    """User and system CPU seconds of this process's reaped children so far."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def require_qemu() -> str:
@@ -402,10 +419,12 @@ def guest_dies_with_runner():
 
 def run_qemu(
     command: list[str], console: Path, timeout_s: float, progress: Progress | None = None
-) -> tuple[bool, float]:
-    """Run QEMU to completion; returns (finished before the timeout, wall seconds).
-    With `progress`, a heartbeat goes out at its interval, fed from the console log."""
+) -> QemuRun:
+    """Run QEMU to completion. Its CPU time is what the children reaped meanwhile used:
+    QEMU is the runner's one child while it runs. With `progress`, a heartbeat goes out
+    at its interval, fed from the console log."""
     start = time.monotonic()
+    cpu_before = children_cpu_seconds()
     follower = ConsoleFollower(console)
     with open(console, "wb") as log:
         process = subprocess.Popen(
@@ -424,7 +443,7 @@ def run_qemu(
             if process.poll() is None:
                 process.kill()
                 process.wait()
-    return finished, time.monotonic() - start
+    return QemuRun(finished, time.monotonic() - start, children_cpu_seconds() - cpu_before)
 
 
 @contextlib.contextmanager
@@ -531,11 +550,11 @@ def run_job(job: GuestJob, out_dir: Path, console: Path, accel: str = "auto") ->
         sys.stderr,
     )
     command = qemu_command(job, chosen, share, disk)
-    finished, seconds = run_qemu(command, console, job.timeout_s, progress)
+    qemu = run_qemu(command, console, job.timeout_s, progress)
     status = read_exit_status(share)
-    if not (finished and status == 0 and job.keep_disk):
+    if not (qemu.finished and status == 0 and job.keep_disk):
         disk.unlink(missing_ok=True)
-    check_outcome(job, finished, status, share, console)
+    check_outcome(job, qemu.finished, status, share, console)
     (share / "exit-status").unlink()
     if job.keep_disk:
         os.replace(disk, share / "disk.img")
@@ -543,7 +562,13 @@ def run_job(job: GuestJob, out_dir: Path, console: Path, accel: str = "auto") ->
         shutil.rmtree(out_dir)
     os.replace(share, out_dir)
     shutil.rmtree(staging, ignore_errors=True)
-    return JobResult(accel=chosen, exit_status=status, wall_seconds=seconds, console_log=console)
+    return JobResult(
+        accel=chosen,
+        exit_status=status,
+        wall_seconds=qemu.wall_seconds,
+        console_log=console,
+        cpu_seconds=qemu.cpu_seconds,
+    )
 
 
 def kvm_usable(kernel: Path) -> bool:

@@ -27,6 +27,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from mobifrag import REPO
 from mobifrag.platform import adb_runner, emulator
 from mobifrag.workflow.profiles import ProfileError, load_device
 
@@ -87,6 +88,14 @@ def check_host_cores(profile: dict, host_cores: int | None) -> None:
         )
 
 
+def repo_relative(path: Path) -> str:
+    """A job script as the workflow names it (jobs/<job>.sh) when it is the checkout's."""
+    try:
+        return Path(path).resolve().relative_to(REPO).as_posix()
+    except ValueError:
+        return str(path)
+
+
 def run_in_emulator(profile: dict, spec: JobSpec, out: Path, console: Path) -> str:
     platform = profile["platform"]
     check_host_cores(profile, os.cpu_count())
@@ -116,7 +125,9 @@ def run_in_emulator(profile: dict, spec: JobSpec, out: Path, console: Path) -> s
         "platform": "qemu",
         "accel": result.accel,
         "emulator_wall_seconds": round(result.wall_seconds, 3),
+        "emulator_cpu_seconds": round(result.cpu_seconds, 3),
         "kernel": str(spec.kernel),
+        "script": repo_relative(spec.script),
     }
     (out / "platform-run.json").write_text(json.dumps(record, indent=2) + "\n")
     return (

@@ -1,0 +1,104 @@
+"""How busy each job script's guests kept the host, from the runs' platform-run.json.
+
+    python -m mobifrag.report.guest_cpu <scale> [--platform KEY] [--results DIR]
+
+Every emulator run records its wall seconds and QEMU's CPU seconds (user and system) in
+platform-run.json, beside the job script that ran. Prints one row per job script (runs,
+wall minutes, CPU minutes, busy share: CPU over wall), busiest total first, and the sum:
+the guest CPU-minutes a host's cores must supply, whatever the order of the jobs. The
+busy share is what `GUEST_BUSY_PERCENT` in rules/common/guest.smk rests on. Runs from
+before the CPU was recorded, and runs on a real device, are counted apart.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+RECORD = "platform-run.json"
+
+
+class RecordError(ValueError):
+    """A platform-run.json that cannot be read as a run's record."""
+
+
+@dataclass(frozen=True)
+class Run:
+    script: str | None  # None: recorded before the script was
+    wall_seconds: float
+    cpu_seconds: float | None  # None: recorded before the CPU was, or not an emulator
+
+
+def read_run(path: Path) -> Run:
+    try:
+        record = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise RecordError(f"{path}: not a run record ({error})") from None
+    if not isinstance(record, dict):
+        raise RecordError(f"{path}: not a run record (a JSON object)")
+    wall = record.get("emulator_wall_seconds", record.get("device_wall_seconds"))
+    cpu = record.get("emulator_cpu_seconds")
+    for name, value in (("wall seconds", wall), ("emulator_cpu_seconds", cpu)):
+        if value is not None and (not isinstance(value, (int, float)) or value < 0):
+            raise RecordError(f"{path}: {name} is {value!r}, not a number of seconds")
+    if wall is None:
+        raise RecordError(f"{path}: no emulator_wall_seconds or device_wall_seconds")
+    return Run(record.get("script"), float(wall), None if cpu is None else float(cpu))
+
+
+def collect(results: Path, scale: str, platform: str | None = None) -> list[Run]:
+    folders = sorted((results / "platform").glob(f"{platform or '*'}/{scale}"))
+    return [read_run(path) for folder in folders for path in sorted(folder.rglob(RECORD))]
+
+
+def script_rows(runs: list[Run]) -> list[tuple[str, int, float, float]]:
+    """(job script, runs, wall minutes, CPU minutes) for the runs whose CPU is known,
+    most CPU first."""
+    totals: dict[str, list[float]] = {}
+    for run in runs:
+        if run.cpu_seconds is None or run.script is None:
+            continue
+        count, wall, cpu = totals.get(run.script, [0, 0.0, 0.0])
+        totals[run.script] = [count + 1, wall + run.wall_seconds, cpu + run.cpu_seconds]
+    rows = [(script, int(n), wall / 60, cpu / 60) for script, (n, wall, cpu) in totals.items()]
+    return sorted(rows, key=lambda row: (-row[3], row[0]))
+
+
+def busy_percent(cpu: float, wall: float) -> str:
+    return f"{100 * cpu / wall:.0f}" if wall > 0 else "-"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("scale", help="the scale whose runs to sum (test, quick, paper)")
+    parser.add_argument("--platform", help="only this platform key's runs")
+    parser.add_argument("--results", type=Path, default=Path("results"))
+    args = parser.parse_args(argv)
+    try:
+        runs = collect(args.results, args.scale, args.platform)
+    except RecordError as error:
+        print(f"guest_cpu: {error}", file=sys.stderr)
+        return 1
+    rows = script_rows(runs)
+    if not rows:
+        where = f"{args.results}/platform/{args.platform or '*'}/{args.scale}"
+        print(f"guest_cpu: no run with its CPU seconds recorded in {where}", file=sys.stderr)
+        return 1
+    print("script\truns\twall_min\tcpu_min\tbusy_percent")
+    for script, count, wall, cpu in rows:
+        print(f"{script}\t{count}\t{wall:.1f}\t{cpu:.1f}\t{busy_percent(cpu, wall)}")
+    wall = sum(row[2] for row in rows)
+    cpu = sum(row[3] for row in rows)
+    apart = len(runs) - sum(row[1] for row in rows)
+    print(
+        f"# {len(runs) - apart} runs: {cpu:.1f} guest CPU-min in {wall:.1f} job-min "
+        f"({busy_percent(cpu, wall)} % busy); {apart} runs without CPU seconds not counted"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
