@@ -10,11 +10,8 @@ fn bin() -> Command {
     Command::new(env!("CARGO_BIN_EXE_ftl-sim"))
 }
 
-fn tmpdir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("ftl-sim-cli-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+fn tmpdir(name: &str) -> common::Scratch {
+    common::Scratch::new(&format!("cli-{name}"))
 }
 
 /// A small device profile: 4 planes on 4 channels, 64 MiB-ish.

@@ -197,11 +197,13 @@ fn base_seed() -> u64 {
         .unwrap_or(20_261_125)
 }
 
+/// A file name in the temp folder for a target's input; only trace_target writes
+/// it, and removes it. blktrace inputs must be named <dev>.blktrace.<cpu>.
 fn scratch(tag: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("ftl-sim-mutation-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    // blktrace inputs must be named <dev>.blktrace.<cpu>.
-    d.join(format!("{tag}.blktrace.0"))
+    std::env::temp_dir().join(format!(
+        "ftl-sim-mutation-{}-{tag}.blktrace.0",
+        std::process::id()
+    ))
 }
 
 fn manifest() -> &'static Path {
@@ -294,6 +296,7 @@ fn trace_target(format: Format, event: Event, data: &[u8], tag: &str) -> bool {
         }
         Err(e) => sane &= !e.to_string().trim().is_empty(),
     }
+    let _ = std::fs::remove_file(&path);
     sane
 }
 

@@ -2,17 +2,16 @@
 //! blkparse's documented semantics (and against the installed blkparse
 //! where there is one), plus malformed input.
 
+mod common;
+
 use ftl_sim::error::{Error, Location};
 use ftl_sim::trace::blktrace::{self, encode, BlktraceReader, Endian, Record};
 use ftl_sim::trace::{self, Event, Format, ReadOptions, RequestSource};
 use ftl_sim::{Op, Request};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-fn tmpdir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("ftl-sim-test-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+fn tmpdir(name: &str) -> common::Scratch {
+    common::Scratch::new(&format!("test-{name}"))
 }
 
 fn rec(time: u64, action: u32, sector: u64, bytes: u32, pdu_len: u16) -> Record {
@@ -147,7 +146,7 @@ fn blktrace_per_cpu_files_are_merged_by_time_from_a_directory() {
         Endian::Little,
     );
     std::fs::write(d.join("notes.txt"), "not a trace").unwrap();
-    let files = trace::expand_paths(std::slice::from_ref(&d), Format::Blktrace).unwrap();
+    let files = trace::expand_paths(&[d.to_path_buf()], Format::Blktrace).unwrap();
     assert_eq!(files.len(), 2);
     let opts = ReadOptions {
         event: Event::Issue,
@@ -235,7 +234,7 @@ fn blkparse_text_of_our_fixture_matches_binary_reading() {
     std::fs::write(d.join("vdb.blktrace.0"), &buf).unwrap();
     let text = std::process::Command::new("blkparse")
         .args(["-i", "vdb", "-D"])
-        .arg(&d)
+        .arg(d.as_os_str())
         .output()
         .unwrap();
     assert!(text.status.success());

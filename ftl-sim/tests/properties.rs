@@ -77,10 +77,9 @@ proptest! {
 
 fn parse_all(format: Format, bytes: &[u8]) -> usize {
     static NEXT: AtomicU64 = AtomicU64::new(0);
-    let d = std::env::temp_dir().join(format!("ftl-sim-prop-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    let p = d.join(format!(
-        "input.blktrace.{}",
+    let p = std::env::temp_dir().join(format!(
+        "ftl-sim-prop-{}-{}.blktrace.0",
+        std::process::id(),
         NEXT.fetch_add(1, Ordering::Relaxed)
     ));
     std::fs::write(&p, bytes).unwrap();

@@ -7,6 +7,39 @@ use ftl_sim::trace::VecSource;
 use ftl_sim::{Ftl, Request};
 use std::path::{Path, PathBuf};
 
+/// A test's scratch folder in the system's temp folder, removed when dropped, so a
+/// test run leaves nothing behind there.
+pub struct Scratch(PathBuf);
+
+impl Scratch {
+    /// An empty folder `ftl-sim-<tag>-<pid>`.
+    pub fn new(tag: &str) -> Scratch {
+        let d = std::env::temp_dir().join(format!("ftl-sim-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        Scratch(d)
+    }
+}
+
+impl std::ops::Deref for Scratch {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<Path> for Scratch {
+    fn as_ref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
 pub fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
