@@ -9,8 +9,9 @@ CORES ?= $(shell nproc)
 # Jobs at once per host core. A busy guest holds a whole core through the resource
 # host_load (100 per host core; rules/common/guest.smk, guest_host_load): two busy TCG
 # guests on one core take more CPU than one after the other (docs/measurements.md).
-# Guests that mostly sleep run more to a core (the appenders two, Ext4 tuning's three on
-# two cores), and host jobs (traces, ftl-sim replays, tables) run beside the guests.
+# Guests that idle more run more to a core (the appenders two, Ext4 tuning's and ARS
+# SQLite's three on two cores), and host jobs (traces, ftl-sim replays, tables) run
+# beside the guests.
 GUESTS_PER_CORE ?= 2
 # Memory (MiB) the run hands out: what the host has free. A guest job asks for its RAM
 # plus 1 GiB (rules/common/guest.smk), so a host with less memory runs fewer at once.
