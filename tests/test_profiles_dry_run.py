@@ -182,10 +182,11 @@ def test_a_run_holds_guests_per_core_and_the_hosts_free_memory():
     )
     assert plan.returncode == 0, (plan.stdout + plan.stderr)[-3000:]
     loads = planned_host_loads(plan.stdout)
-    # A busy guest holds a whole host core, Ext4 tuning's two thirds, an appender half,
-    # a host job none.
+    # A busy guest holds a whole host core, Ext4 tuning's and ARS SQLite's two thirds,
+    # an appender half, a host job none.
     assert loads["ars_eval_fragbench"] == {100}
     assert loads["ext4tune_bench"] == {66}
+    assert loads["ars_eval_sqlite"] == {66}
     assert loads["concurrent_appenders"] == {50}
     assert loads["scan_run"] == {100}
     assert "ftl_replay_phase" not in loads
