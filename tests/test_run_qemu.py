@@ -31,9 +31,10 @@ def test_a_command_that_ends_is_finished(tmp_path):
 def test_the_cpu_time_is_the_commands_not_its_wall_time(tmp_path):
     busy = "i=0; while [ $i -lt 300000 ]; do i=$((i + 1)); done"
     spinning = run_qemu(["sh", "-c", busy], tmp_path / "busy.log", timeout_s=60)
-    assert spinning.cpu_seconds > 0.5 * spinning.wall_seconds > 0
+    # About 0.4 CPU-s on an idle host; a loaded host stretches the wall time, not the CPU.
+    assert spinning.cpu_seconds > 0.2
     sleeping = run_qemu(["sleep", "1"], tmp_path / "idle.log", timeout_s=30)
-    assert sleeping.wall_seconds >= 1 and sleeping.cpu_seconds < 0.2
+    assert sleeping.wall_seconds >= 1 and sleeping.cpu_seconds < 0.1
 
 
 def test_a_command_past_its_timeout_is_killed(tmp_path):

@@ -18,6 +18,8 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from mobifrag.report.job_times import platform_folders
+
 RECORD = "platform-run.json"
 
 
@@ -50,7 +52,7 @@ def read_run(path: Path) -> Run:
 
 
 def collect(results: Path, scale: str, platform: str | None = None) -> list[Run]:
-    folders = sorted((results / "platform").glob(f"{platform or '*'}/{scale}"))
+    folders = platform_folders(results, scale, platform)
     return [read_run(path) for folder in folders for path in sorted(folder.rglob(RECORD))]
 
 

@@ -83,12 +83,17 @@ def read_job(path: Path, folder: Path) -> Job:
     return Job(rule, path, sum(seconds), max(rss, default=None))
 
 
+def platform_folders(results: Path, scale: str, platform: str | None = None) -> list[Path]:
+    """results/platform/<key>/<scale> of every platform key (or of `platform`)."""
+    return sorted((results / "platform").glob(f"{platform or '*'}/{scale}"))
+
+
 def stage_folders(
     results: Path, scale: str, device: str | None = None, platform: str | None = None
 ) -> list[Path]:
     """The benchmarks folders of a scale: every platform's runs and every device's
     model stage (one of each with `device` or `platform`), then the workloads'."""
-    platforms = sorted((results / "platform").glob(f"{platform or '*'}/{scale}"))
+    platforms = platform_folders(results, scale, platform)
     devices = sorted(
         folder
         for folder in results.glob(f"{device or '*'}/{scale}")
