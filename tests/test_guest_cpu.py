@@ -94,3 +94,47 @@ def test_the_runner_records_the_script_as_the_workflow_names_it(tmp_path):
 
     assert repo_relative(REPO / "jobs" / "scan.sh") == "jobs/scan.sh"
     assert repo_relative(tmp_path / "x.sh") == str(tmp_path / "x.sh")
+
+
+def phase(what, seconds, cpu):
+    return {"step": 1, "what": what, "seconds": seconds, "cpu_seconds": cpu}
+
+
+def test_phases_are_summed_by_kind_across_runs(tmp_path, capsys):
+    for rep, cpu in (("rep-1", 30), ("rep-2", 40)):
+        record(
+            tmp_path,
+            f"scan/ext4/{rep}",
+            script="jobs/scan.sh",
+            emulator_wall_seconds=120,
+            emulator_cpu_seconds=100,
+            phases=[
+                phase("boot", 6, 3),
+                phase("replay holes-000004k", 60, cpu),
+                phase("replay holes-001024k", 30, 24),
+                phase("measured: cold read after holes-000004k", 24, 6),
+            ],
+        )
+    assert guest_cpu.main(["quick", "--results", str(tmp_path), "--phases"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[1:4] == [
+        "jobs/scan.sh\treplay\t4\t3.0\t2.0\t66",
+        "jobs/scan.sh\tmeasured\t2\t0.8\t0.2\t25",
+        "jobs/scan.sh\tboot\t2\t0.2\t0.1\t50",
+    ]
+    assert out[-1] == "# 2 of 2 runs with their phases timed"
+
+
+@pytest.mark.parametrize(
+    "phases, message",
+    [
+        ({"what": "boot"}, "phases is .* not a list"),
+        ([{"what": "mkfs", "seconds": 2}], "phase 0 has no 'cpu_seconds'"),
+        ([phase("mkfs", -1, 0)], r"phase 0 \(mkfs\): seconds are not numbers >= 0"),
+    ],
+)
+def test_a_damaged_phase_list_names_the_file_and_the_phase(tmp_path, phases, message):
+    path = record(tmp_path, "scan/ext4/rep-1", emulator_wall_seconds=1, phases=phases)
+    with pytest.raises(guest_cpu.RecordError, match=message) as caught:
+        guest_cpu.collect(tmp_path, "quick")
+    assert str(path) in str(caught.value)

@@ -3,6 +3,7 @@ them, its heartbeat (driven by a fake clock), the ETA from a previous benchmark 
 and job_times' estimate of what a run has left. The last test boots a real guest."""
 
 import io
+import json
 import os
 import subprocess
 import sys
@@ -279,3 +280,10 @@ def test_a_guest_job_streams_phase_lines_and_heartbeats(tmp_path, emulator_kerne
     assert beats, done.stderr
     assert all(line.startswith("mobifrag-heartbeat: progress-job: ") for line in beats)
     assert any("previous run 1m40s" in line for line in beats)
+    record = json.loads((tmp_path / "out" / "platform-run.json").read_text())
+    phases = {phase["what"]: phase for phase in record["phases"]}
+    assert list(phases) == ["boot", "mkfs and mount ext4", "write 4 MiB", "fragcheck"]
+    # The guest's entropy is ready from the start: mkfs does not sleep 4.5 s for it.
+    assert phases["mkfs and mount ext4"]["seconds"] < 3
+    # The job's 3-s sleep is wall time in which the guest idles.
+    assert phases["write 4 MiB"]["seconds"] >= 3 and phases["write 4 MiB"]["cpu_seconds"] < 2

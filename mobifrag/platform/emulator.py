@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import TextIO
 
 from mobifrag import REPO
+from mobifrag.platform.phase_times import PhaseSpan, PhaseTimer, process_cpu_seconds
 
 GUEST_INIT = REPO / "mobifrag" / "platform" / "guest" / "init.sh"
 QEMU = "qemu-system-x86_64"
@@ -43,6 +44,8 @@ KVM_PROBE_TIMEOUT_S = 60
 # every 30 s); MOBIFRAG_HEARTBEAT_S overrides it (tests use a short one).
 HEARTBEAT_INTERVAL_S = 20.0
 HEARTBEAT_ENV = "MOBIFRAG_HEARTBEAT_S"
+# How often the runner reads the console for phase lines, to time each phase.
+PHASE_POLL_S = 0.25
 
 
 class EmulatorError(RuntimeError):
@@ -78,6 +81,7 @@ class JobResult:
     # QEMU's user and system CPU seconds: what the guest cost the host, so a run's
     # busy share (cpu over wall) tells how many such guests a host core can hold.
     cpu_seconds: float
+    phases: tuple[PhaseSpan, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -85,6 +89,7 @@ class QemuRun:
     finished: bool  # before the timeout
     wall_seconds: float
     cpu_seconds: float
+    phases: tuple[PhaseSpan, ...] = ()
 
 
 def children_cpu_seconds() -> float:
@@ -171,6 +176,10 @@ def qemu_command(job: GuestJob, accel: str, share: Path, disk: Path) -> list[str
         # A host write or read error (a full disk under the image) reaches the guest as
         # an I/O error that fails the job, instead of pausing the guest until its timeout.
         f"file={disk},if=virtio,format=raw,cache=unsafe,discard=unmap,werror=report,rerror=report",
+        # Entropy from the host: without it the guest's random pool took seconds to be
+        # ready, and each mkfs (libuuid's getrandom) slept 4.5 s waiting for it.
+        "-device",
+        "virtio-rng-pci",
     ]
 
 
@@ -229,6 +238,11 @@ def parse_phase(line: str) -> Phase | None:
         what=match["what"].strip(),
         written=None if written == "-" else int(written),
     )
+
+
+def phase_step(line: str) -> tuple[int, str] | None:
+    phase = parse_phase(line)
+    return None if phase is None else (phase.step, phase.what)
 
 
 def heartbeat_interval(environ=os.environ) -> float:
@@ -366,15 +380,19 @@ def wait_with_heartbeat(
     progress: Progress | None = None,
     poll=None,
     clock=time.monotonic,
+    poll_every: float | None = None,
 ) -> bool:
     """Wait for `process` up to timeout_s; a heartbeat at every interval meanwhile
-    (`poll()` returns the session's new output for it). True when it ended in time."""
+    (`poll()` returns the session's new output for it), and with `poll_every`, a poll
+    at least that often between beats. True when it ended in time."""
     deadline = clock() + timeout_s
     while True:
         now = clock()
         wait = deadline - now
         if progress is not None:
             wait = min(wait, progress.next_due - now)
+        if poll_every is not None:
+            wait = min(wait, poll_every)
         try:
             process.wait(timeout=max(wait, 0))
             return True
@@ -383,13 +401,16 @@ def wait_with_heartbeat(
         now = clock()
         if now >= deadline:
             return False
-        if progress is not None and progress.due(now):
-            try:
-                if poll is not None:
-                    progress.feed(poll())
+        beat = progress is not None and progress.due(now)
+        if not (beat or poll_every is not None):
+            continue
+        try:
+            text = poll() if poll is not None else ""
+            if progress is not None:
+                progress.feed(text)
                 progress.beat(now)
-            except (OSError, ValueError):  # progress never fails or stalls a run
-                progress = None
+        except (OSError, ValueError):  # progress never fails or stalls a run
+            progress = None
 
 
 PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
@@ -426,6 +447,7 @@ def run_qemu(
     start = time.monotonic()
     cpu_before = children_cpu_seconds()
     follower = ConsoleFollower(console)
+    timer = PhaseTimer(start, phase_step)
     with open(console, "wb") as log:
         process = subprocess.Popen(
             command,
@@ -434,16 +456,27 @@ def run_qemu(
             stderr=log,
             preexec_fn=guest_dies_with_runner(),
         )
+
+        def poll() -> str:
+            text = follower.read()
+            timer.feed(text, time.monotonic(), process_cpu_seconds(process.pid))
+            return text
+
         try:
             with termination_raises():
-                finished = wait_with_heartbeat(process, timeout_s, progress, follower.read)
+                finished = wait_with_heartbeat(
+                    process, timeout_s, progress, poll, poll_every=PHASE_POLL_S
+                )
         finally:
             # A runner stopped by a signal (a cluster scheduler's SIGTERM, a killed
             # workflow) must not leave its guest running on with nobody to wait for it.
             if process.poll() is None:
                 process.kill()
                 process.wait()
-    return QemuRun(finished, time.monotonic() - start, children_cpu_seconds() - cpu_before)
+    end = time.monotonic()
+    cpu = children_cpu_seconds() - cpu_before
+    timer.feed(follower.read() + "\n", end, cpu)
+    return QemuRun(finished, end - start, cpu, tuple(timer.spans(end, cpu)))
 
 
 @contextlib.contextmanager
@@ -568,6 +601,7 @@ def run_job(job: GuestJob, out_dir: Path, console: Path, accel: str = "auto") ->
         wall_seconds=qemu.wall_seconds,
         console_log=console,
         cpu_seconds=qemu.cpu_seconds,
+        phases=qemu.phases,
     )
 
 

@@ -128,6 +128,7 @@ def run_in_emulator(profile: dict, spec: JobSpec, out: Path, console: Path) -> s
         "emulator_cpu_seconds": round(result.cpu_seconds, 3),
         "kernel": str(spec.kernel),
         "script": repo_relative(spec.script),
+        "phases": [span.record() for span in result.phases],
     }
     (out / "platform-run.json").write_text(json.dumps(record, indent=2) + "\n")
     return (

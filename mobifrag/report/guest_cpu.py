@@ -1,6 +1,6 @@
 """How busy each job script's guests kept the host, from the runs' platform-run.json.
 
-    python -m mobifrag.report.guest_cpu <scale> [--platform KEY] [--results DIR]
+    python -m mobifrag.report.guest_cpu <scale> [--platform KEY] [--results DIR] [--phases]
 
 Every emulator run records its wall seconds and QEMU's CPU seconds (user and system) in
 platform-run.json, beside the job script that ran. Prints one row per job script (runs,
@@ -8,12 +8,17 @@ wall minutes, CPU minutes, busy share: CPU over wall), busiest total first, and 
 the guest CPU-minutes a host's cores must supply, whatever the order of the jobs. The
 busy share is what `GUEST_BUSY_PERCENT` in rules/common/guest.smk rests on. Runs from
 before the CPU was recorded, and runs on a real device, are counted apart.
+
+With --phases, one row per job script and kind of phase instead (the phase's first word,
+its numbers as #; `boot` is the time before the job's first phase line), from the
+phases each run recorded (mobifrag/platform/phase_times.py).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,6 +37,22 @@ class Run:
     script: str | None  # None: recorded before the script was
     wall_seconds: float
     cpu_seconds: float | None  # None: recorded before the CPU was, or not an emulator
+    phases: tuple[tuple[str, float, float], ...] = ()  # (what, seconds, CPU seconds)
+
+
+def read_phases(path: Path, phases) -> tuple[tuple[str, float, float], ...]:
+    if not isinstance(phases, list):
+        raise RecordError(f"{path}: phases is {phases!r}, not a list")
+    spans = []
+    for index, phase in enumerate(phases):
+        try:
+            what, seconds, cpu = phase["what"], phase["seconds"], phase["cpu_seconds"]
+        except (TypeError, KeyError) as error:
+            raise RecordError(f"{path}: phase {index} has no {error}") from None
+        if not all(isinstance(value, (int, float)) and value >= 0 for value in (seconds, cpu)):
+            raise RecordError(f"{path}: phase {index} ({what}): seconds are not numbers >= 0")
+        spans.append((str(what), float(seconds), float(cpu)))
+    return tuple(spans)
 
 
 def read_run(path: Path) -> Run:
@@ -48,7 +69,8 @@ def read_run(path: Path) -> Run:
             raise RecordError(f"{path}: {name} is {value!r}, not a number of seconds")
     if wall is None:
         raise RecordError(f"{path}: no emulator_wall_seconds or device_wall_seconds")
-    return Run(record.get("script"), float(wall), None if cpu is None else float(cpu))
+    phases = read_phases(path, record.get("phases", []))
+    return Run(record.get("script"), float(wall), None if cpu is None else float(cpu), phases)
 
 
 def collect(results: Path, scale: str, platform: str | None = None) -> list[Run]:
@@ -69,6 +91,37 @@ def script_rows(runs: list[Run]) -> list[tuple[str, int, float, float]]:
     return sorted(rows, key=lambda row: (-row[3], row[0]))
 
 
+def phase_kind(what: str) -> str:
+    """`replay holes-000004k` -> `replay`; `measured: write in 10 MiB` -> `measured`."""
+    first = what.split(" ", 1)[0].rstrip(":,")
+    return re.sub(r"\d+", "#", first) or "-"
+
+
+def phase_rows(runs: list[Run]) -> list[tuple[str, str, int, float, float]]:
+    """(job script, kind of phase, phases, wall minutes, CPU minutes), most CPU first."""
+    totals: dict[tuple[str, str], list[float]] = {}
+    for run in runs:
+        for what, seconds, cpu in run.phases if run.script else ():
+            key = (run.script, phase_kind(what))
+            count, wall, used = totals.get(key, [0, 0.0, 0.0])
+            totals[key] = [count + 1, wall + seconds, used + cpu]
+    rows = [(*key, int(n), wall / 60, cpu / 60) for key, (n, wall, cpu) in totals.items()]
+    return sorted(rows, key=lambda row: (-row[4], row[0], row[1]))
+
+
+def print_phases(runs: list[Run]) -> int:
+    rows = phase_rows(runs)
+    if not rows:
+        print("guest_cpu: no run with its phases recorded", file=sys.stderr)
+        return 1
+    print("script\tphase\tphases\twall_min\tcpu_min\tbusy_percent")
+    for script, kind, count, wall, cpu in rows:
+        print(f"{script}\t{kind}\t{count}\t{wall:.1f}\t{cpu:.1f}\t{busy_percent(cpu, wall)}")
+    timed = sum(1 for run in runs if run.phases)
+    print(f"# {timed} of {len(runs)} runs with their phases timed")
+    return 0
+
+
 def busy_percent(cpu: float, wall: float) -> str:
     return f"{100 * cpu / wall:.0f}" if wall > 0 else "-"
 
@@ -78,12 +131,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("scale", help="the scale whose runs to sum (test, quick, paper)")
     parser.add_argument("--platform", help="only this platform key's runs")
     parser.add_argument("--results", type=Path, default=Path("results"))
+    parser.add_argument("--phases", action="store_true", help="per kind of phase")
     args = parser.parse_args(argv)
     try:
         runs = collect(args.results, args.scale, args.platform)
     except RecordError as error:
         print(f"guest_cpu: {error}", file=sys.stderr)
         return 1
+    if args.phases:
+        return print_phases(runs)
     rows = script_rows(runs)
     if not rows:
         where = f"{args.results}/platform/{args.platform or '*'}/{args.scale}"
