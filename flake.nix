@@ -160,6 +160,7 @@
         flex
         cpio
         xz
+        lz4
         gnupatch
         gnumake
         gcc

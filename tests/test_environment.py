@@ -270,6 +270,7 @@ DEBIAN_TO_NIX = {
     "libssl-dev": "openssl",
     "cpio": "cpio",
     "xz-utils": "xz",
+    "lz4": "lz4",
     "patch": "gnupatch",
     "make": "gnumake",
     "gcc": "gcc",

@@ -127,6 +127,24 @@ def test_a_mounted_disk_is_refused_through_an_alias(tmp_path):
     assert REACHED not in done.stdout
 
 
+def test_without_awk_a_mounted_disk_cannot_be_seen_so_formatting_is_refused(tmp_path):
+    disk, numbers = unused_loop_device()
+    tools = tmp_path / "bin"
+    tools.mkdir()
+    for name in ("cat", "stat", "readlink", "basename", "ls", "tr", "grep", "sh", "bash"):
+        (tools / name).symlink_to(shutil.which(name))
+    done = subprocess.run(
+        ["bash", "-c", f'. "{LIB}"; require_test_disk; echo "{REACHED}"'],
+        env={"PATH": str(tools), **opted_in(disk, numbers)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode != 0
+    assert "awk is not installed" in done.stderr and "refusing to format" in done.stderr
+    assert REACHED not in done.stdout
+
+
 def guest_marker_line():
     lines = [line for line in GUEST_INIT.read_text().splitlines() if "/run/mobifrag/guest" in line]
     assert len(lines) == 1, "mobifrag/platform/guest/init.sh writes the guest marker once"
