@@ -78,16 +78,21 @@ def collect(results: Path, scale: str, platform: str | None = None) -> list[Run]
     return [read_run(path) for folder in folders for path in sorted(folder.rglob(RECORD))]
 
 
+def summed(items) -> dict:
+    """key -> [count, wall minutes, CPU minutes] over (key, wall s, CPU s) items."""
+    totals: dict = {}
+    for key, wall, cpu in items:
+        count, walls, cpus = totals.get(key, [0, 0.0, 0.0])
+        totals[key] = [count + 1, walls + wall / 60, cpus + cpu / 60]
+    return totals
+
+
 def script_rows(runs: list[Run]) -> list[tuple[str, int, float, float]]:
     """(job script, runs, wall minutes, CPU minutes) for the runs whose CPU is known,
     most CPU first."""
-    totals: dict[str, list[float]] = {}
-    for run in runs:
-        if run.cpu_seconds is None or run.script is None:
-            continue
-        count, wall, cpu = totals.get(run.script, [0, 0.0, 0.0])
-        totals[run.script] = [count + 1, wall + run.wall_seconds, cpu + run.cpu_seconds]
-    rows = [(script, int(n), wall / 60, cpu / 60) for script, (n, wall, cpu) in totals.items()]
+    known = [run for run in runs if run.cpu_seconds is not None and run.script is not None]
+    totals = summed((run.script, run.wall_seconds, run.cpu_seconds) for run in known)
+    rows = [(script, int(n), wall, cpu) for script, (n, wall, cpu) in totals.items()]
     return sorted(rows, key=lambda row: (-row[3], row[0]))
 
 
@@ -99,13 +104,13 @@ def phase_kind(what: str) -> str:
 
 def phase_rows(runs: list[Run]) -> list[tuple[str, str, int, float, float]]:
     """(job script, kind of phase, phases, wall minutes, CPU minutes), most CPU first."""
-    totals: dict[tuple[str, str], list[float]] = {}
-    for run in runs:
-        for what, seconds, cpu in run.phases if run.script else ():
-            key = (run.script, phase_kind(what))
-            count, wall, used = totals.get(key, [0, 0.0, 0.0])
-            totals[key] = [count + 1, wall + seconds, used + cpu]
-    rows = [(*key, int(n), wall / 60, cpu / 60) for key, (n, wall, cpu) in totals.items()]
+    spans = (
+        ((run.script, phase_kind(what)), seconds, cpu)
+        for run in runs
+        if run.script
+        for what, seconds, cpu in run.phases
+    )
+    rows = [(*key, int(n), wall, cpu) for key, (n, wall, cpu) in summed(spans).items()]
     return sorted(rows, key=lambda row: (-row[4], row[0], row[1]))
 
 
