@@ -26,7 +26,7 @@ SNAKEMAKE = snakemake --profile profiles/default \
     --resources mem_mb=$(MEM_MB) adb_jobs=1 host_load=$$(( $(CORES) * 100 )) \
     --max-jobs-per-timespan 1000/1m --cores $$(( $(CORES) * $(GUESTS_PER_CORE) ))
 
-.PHONY: all reproduce check stability test test-fast lint format bootstrap cores clean clean-all help
+.PHONY: all reproduce check stability test test-fast lint format lock bootstrap cores clean clean-all help
 CHECK ?= treatments
 
 help:
@@ -37,6 +37,8 @@ help:
 	@echo "make test-fast   unit tests only (no emulator, no kernel build)"
 	@echo "make lint        ruff, snakefmt, snakemake --lint, shellcheck, lintr, cargo fmt/clippy,"
 	@echo "                 the agent with -Werror"
+	@echo "make lock        record config/claims.lock after a claim or a config key it reads"
+	@echo "                 changed (refused unless each changed claim has a new history entry)"
 	@echo "make docs        regenerate docs/appendix.md and docs/figures.md (claims, figure registry)"
 	@echo "make flashsim-diff  build FlashSim, replay sampled traces through it and ftl-sim (DEVICE, SCALE)"
 	@echo "make clean       remove results and rendered figures (keeps kernel and builds)"
@@ -106,6 +108,10 @@ lint: bootstrap
 	rm -rf agent/build/lint
 	$(MAKE) -s -C agent BUILD=build/lint WARNINGS="-Wall -Wextra -Werror" \
 	    build/lint/mobifrag-agent build/lint/run-tests
+
+# The claims' pre-registration lock (docs/methods.md, Pre-registration).
+lock: bootstrap
+	python -m mobifrag.report.claims_lock write
 
 format: bootstrap
 	ruff format mobifrag tests scripts

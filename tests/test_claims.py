@@ -152,7 +152,7 @@ def test_check_passes_only_when_all_its_claims_hold(tmp_path, capsys):
     checks = {"writers": ["tmc-fig06-ext4-five-writers-fragment"]}
     status, md, _ = run_check(tmp_path, "writers", checks, capsys)
     assert status == 0
-    assert "1 claims: 1 reproduced." in md
+    assert "1 evidence claims: 1 reproduced." in md
 
 
 def test_failed_check_names_each_claim_that_does_not_hold(tmp_path, capsys):
@@ -163,7 +163,7 @@ def test_failed_check_names_each_claim_that_does_not_hold(tmp_path, capsys):
     assert "check mixed does not hold" in err
     assert "tmc-fig06-ext4-five-writers-fragment: not reproduced (measured 1 (n=1)" in err
     assert "tmc-fig05b-level1-dominates: not measured (needs autoage/ext4/levels.csv)" in err
-    assert "2 claims: 1 not reproduced, 1 not measured." in md
+    assert "2 evidence claims: 1 not reproduced, 1 not measured." in md
 
 
 def test_unknown_check_or_claim_is_named(tmp_path, capsys):
@@ -176,13 +176,16 @@ def test_unknown_check_or_claim_is_named(tmp_path, capsys):
 def test_shipped_checks_name_shipped_claims():
     from mobifrag.report.claims import load_checks
 
-    # load_checks raises on an id no claim has, so this fails on a misspelt check.
+    # Each shipped check is a rule: every evidence claim of its part of TMC.
     checks = load_checks(REPO / "config" / "claims.yaml")
-    assert {name: len(claims) for name, claims in checks.items()} == {
-        "aging": 5,
-        "treatments": 7,
-        "performance": 5,
-    }
+    claims = load_claims(REPO / "config" / "claims.yaml")
+    for name, part in (("aging", "TMC §4"), ("treatments", "TMC §6"), ("performance", "TMC §5")):
+        chosen = {c["id"] for c in checks[name]}
+        evidence = {c["id"] for c in claims if c["kind"] == "evidence"}
+        part_ids = {c["id"] for c in claims if c["source"].startswith(part)}
+        assert chosen and chosen <= evidence & part_ids
+        if name != "performance":
+            assert chosen == evidence & part_ids
 
 
 def test_exclude_and_within_select_an_apps_own_other_files(tmp_path):
@@ -209,6 +212,7 @@ def one_claim(**changes):
         "figure": "f",
         "source": "s",
         "basis": "layout",
+        "kind": "evidence",
         "claim": "c",
         "band": "b",
         "paper_value": 2.0,
@@ -331,7 +335,7 @@ def test_markdown_shows_basis_interval_and_summary(tmp_path):
     args = ["--claims", str(path), "--results", str(tmp_path), "--platform", "qemu"]
     assert main([*args, "--markdown", str(md), "--csv", str(out)]) == 0
     text = md.read_text()
-    assert "1 claims: 1 reproduced." in text
+    assert "1 evidence claims: 1 reproduced." in text
     assert "| layout | 1 | 0 |" in text
     assert "2 [1.9, 2.1] (n=2)" in text
 
@@ -364,4 +368,47 @@ def test_a_claim_without_its_band_derivation_is_refused(tmp_path):
     path = tmp_path / "claims.yaml"
     path.write_text(yaml.safe_dump(data, allow_unicode=True))
     with pytest.raises(ClaimsError, match=r"claims/0: 'band' is a required property"):
+        load_claims(path)
+
+
+def test_a_check_rule_selects_the_evidence_claims_of_a_part(tmp_path):
+    from mobifrag.report.claims import load_checks
+
+    path = claims_file(tmp_path, {"scan": {"sources": ["TMC §5"], "basis": ["modeled_time"]}})
+    selected = load_checks(path)["scan"]
+    claims = load_claims(path)
+    expected = [
+        c["id"]
+        for c in claims
+        if c["source"].startswith("TMC §5")
+        and c["basis"] == "modeled_time"
+        and c.get("kind", "evidence") == "evidence"
+    ]
+    assert expected and [c["id"] for c in selected] == expected
+    with pytest.raises(ClaimsError, match="check none: its rule selects no claim"):
+        load_checks(claims_file(tmp_path, {"none": {"sources": ["no such paper"]}}))
+
+
+def test_only_evidence_is_counted_and_the_rest_is_listed_apart(tmp_path):
+    from mobifrag.report.claims import markdown
+
+    write_dof(tmp_path / "concurrent-appenders" / "dof.csv", [("ext4", 1, 1), ("ext4", 5, 3)])
+    claims = [c for c in shipped_claims() if c["id"].startswith("tmc-fig06-ext4")]
+    claims[1] = {**claims[1], "kind": "mechanism", "kind_reason": "by design"}
+    scope = [{"source": "TMC Fig. 6", "result": "iOS", "reason": "no iOS"}]
+    text = markdown(check(claims, tmp_path), "t", scope)
+    assert "1 evidence claims: 1 reproduced. Not counted: 1 mechanism (listed apart)." in text
+    apart = text.split("## Not counted")[1]
+    assert f"| {claims[1]['id']} | mechanism | by design |" in apart
+    assert claims[1]["id"] not in text.split("## Not counted")[0].split("| id |")[1]
+    assert "| TMC Fig. 6 | iOS | no iOS |" in text.split("## Out of scope")[1]
+
+
+def test_a_claim_that_is_not_evidence_must_say_why(tmp_path):
+    data = yaml.safe_load((REPO / "config" / "claims.yaml").read_text())
+    data["claims"][0]["kind"] = "mechanism"
+    data["claims"][0].pop("kind_reason", None)
+    path = tmp_path / "claims.yaml"
+    path.write_text(yaml.safe_dump(data))
+    with pytest.raises(ClaimsError, match=r"kind mechanism needs a kind_reason"):
         load_claims(path)

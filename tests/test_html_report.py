@@ -38,13 +38,14 @@ FIGURES = ("tmc-fig06-layout", "tmc-fig09-dof-latency")
 # Real claim ids of config/claims.yaml, one per kind of row the chart draws.
 CLAIM_ROWS = [
     ("tmc-fig06-ext4-five-writers-fragment", "tmc-fig06-layout", "layout", "5", "3", "7",
-     "17.9", "17.8", "18", "2", "not reproduced", ""),
+     "17.9", "17.8", "18", "2", "not reproduced", "evidence", ""),
     ("tmc-fig09-scan-time-linear-in-dof", "tmc-fig09-dof-latency", "modeled_time", "NA",
-     "0.9", "inf", "0.9998", "0.9998", "0.9998", "1", "reproduced", ""),
+     "0.9", "inf", "0.9998", "0.9998", "0.9998", "1", "reproduced", "evidence", ""),
     ("tmc-s531-fragmented-file-needs-more-requests", "tmc-fig09-dof-latency", "count",
-     "58.6", "29.8", "87.4", "31.5", "30", "33", "3", "inconclusive", ""),
+     "58.6", "29.8", "87.4", "31.5", "30", "33", "3", "inconclusive", "evidence", ""),
     ("tmc-fig05a-sqlite-fragmented-from-day-one", "tmc-fig05a-dof-by-class", "layout",
-     "3", "1.5", "6", "NA", "NA", "NA", "0", "not measured", "needs autoage/ext4/dof.csv"),
+     "3", "1.5", "6", "NA", "NA", "NA", "0", "not measured", "evidence",
+     "needs autoage/ext4/dof.csv"),
 ]  # fmt: skip
 
 
@@ -238,7 +239,9 @@ def test_report_lists_verdicts_provenance_and_what_is_missing(fake_run):
         figures,
         run / "report.html",
     )
-    assert "4 claims: 1 reproduced, 1 not reproduced, 1 inconclusive, 1 not measured." in page
+    assert (
+        "4 evidence claims: 1 reproduced, 1 not reproduced, 1 inconclusive, 1 not measured." in page
+    )
     ids = parse(page).by_id()
     assert {"by-verdict", "by-basis", "claims-table", "provenance-table", "tool-versions"} <= set(
         ids

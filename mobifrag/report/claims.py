@@ -66,6 +66,10 @@ STATISTICS = {
 # shown, never judged.
 UNJUDGED_BASES = {"qemu": {"emulator_wall"}, "adb": set()}
 
+# The kind of claim that judges a paper's result; the others (mechanism, input,
+# calibrated) are listed apart and not counted.
+EVIDENCE = "evidence"
+
 # The column that numbers a table's independent repetitions of its experiment.
 REPETITION = "rep"
 
@@ -117,16 +121,36 @@ def load_claims(path: Path) -> list[dict]:
 
 
 def load_checks(path: Path) -> dict[str, list[dict]]:
-    """Check name → its claims, in the order the check lists them."""
+    """Check name → its claims: the ids it lists, in its order, or the evidence claims
+    its rule selects (sources starting with one of `sources`, of one of `basis`)."""
     data = load_claims_file(path)
     by_id = {c["id"]: c for c in data["claims"]}
     checks = {}
-    for name, ids in data.get("checks", {}).items():
-        unknown = [i for i in ids if i not in by_id]
+    for name, selector in data.get("checks", {}).items():
+        if isinstance(selector, dict):
+            checks[name] = selected_by_rule(data["claims"], selector)
+            if not checks[name]:
+                raise ClaimsError(f"{path}: check {name}: its rule selects no claim")
+            continue
+        unknown = [i for i in selector if i not in by_id]
         if unknown:
             raise ClaimsError(f"{path}: check {name}: no claim {', '.join(unknown)}")
-        checks[name] = [by_id[i] for i in ids]
+        checks[name] = [by_id[i] for i in selector]
     return checks
+
+
+def selected_by_rule(claims: list[dict], rule: dict) -> list[dict]:
+    return [
+        c
+        for c in claims
+        if kind(c) == EVIDENCE
+        and c["source"].startswith(tuple(rule["sources"]))
+        and ("basis" not in rule or c["basis"] in rule["basis"])
+    ]
+
+
+def kind(claim: dict) -> str:
+    return claim.get("kind", EVIDENCE)
 
 
 def load_claims_file(path: Path) -> dict:
@@ -145,6 +169,11 @@ def load_claims_file(path: Path) -> dict:
     if duplicates:
         raise ClaimsError(f"{path}: duplicate claim ids: {', '.join(duplicates)}")
     for claim in data["claims"]:
+        if kind(claim) != EVIDENCE and not claim.get("kind_reason", "").strip():
+            raise ClaimsError(
+                f"{path}: claim {claim['id']}: kind {kind(claim)} needs a kind_reason "
+                "saying why it is not evidence"
+            )
         try:
             band(claim["reproduced_if"], claim.get("paper_value"))
             check_twins(claim)
@@ -310,10 +339,21 @@ def describe_measured(v: Verdict) -> str:
     return f"{fmt(v.measured)}{spread} (n={n})"
 
 
+def evidence(verdicts: list[Verdict]) -> list[Verdict]:
+    return [v for v in verdicts if kind(v.claim) == EVIDENCE]
+
+
 def summary_line(verdicts: list[Verdict]) -> str:
-    counts = [(name, sum(v.verdict == name for v in verdicts)) for name in VERDICTS]
-    listed = ", ".join(f"{n} {name}" for name, n in counts if n)
-    return f"{len(verdicts)} claims: {listed}."
+    """The evidence claims' count per verdict, and how many of the others are apart."""
+    counted = evidence(verdicts)
+    counts = [(name, sum(v.verdict == name for v in counted)) for name in VERDICTS]
+    listed = ", ".join(f"{n} {name}" for name, n in counts if n) or "none"
+    line = f"{len(counted)} evidence claims: {listed}."
+    others = [kind(v.claim) for v in verdicts if kind(v.claim) != EVIDENCE]
+    if others:
+        kinds = ", ".join(f"{others.count(k)} {k}" for k in sorted(set(others)))
+        line += f" Not counted: {kinds} (listed apart)."
+    return line
 
 
 def basis_table(verdicts: list[Verdict]) -> list[str]:
@@ -329,7 +369,59 @@ def basis_table(verdicts: list[Verdict]) -> list[str]:
     return lines
 
 
-def markdown(verdicts: list[Verdict], title: str) -> str:
+def verdict_text(v: Verdict) -> str:
+    return v.verdict + (f": {v.note}" if v.note and v.verdict != REPRODUCED else "")
+
+
+def evidence_rows(verdicts: list[Verdict]) -> list[str]:
+    lines = [
+        "| id | claim | source | figure | basis | paper | band | measured | verdict |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    for v in verdicts:
+        c = v.claim
+        lines.append(
+            f"| {c['id']} | {c['claim']} | {c['source']} | {c['figure']} | {c['basis']} "
+            f"| {fmt(c.get('paper_value'))} | {describe_band(claim_band(c))} "
+            f"| {describe_measured(v)} | {verdict_text(v)} |"
+        )
+    return lines
+
+
+def apart_rows(verdicts: list[Verdict]) -> list[str]:
+    lines = [
+        "## Not counted: mechanism, input and calibrated claims",
+        "",
+        "Each checks something the study's own design or inputs decide, or a number the",
+        "model was fitted to; shown for completeness, never counted as evidence.",
+        "",
+        "| id | kind | why not evidence | band | measured | verdict |",
+        "| --- | --- | --- | --- | --- | --- |",
+    ]
+    for v in verdicts:
+        c = v.claim
+        lines.append(
+            f"| {c['id']} | {kind(c)} | {c.get('kind_reason', '')} "
+            f"| {describe_band(claim_band(c))} | {describe_measured(v)} | {verdict_text(v)} |"
+        )
+    return lines
+
+
+def scope_rows(scope: list[dict]) -> list[str]:
+    lines = [
+        "## Out of scope",
+        "",
+        "The papers' results the study does not judge, and why.",
+        "",
+        "| source | result | why |",
+        "| --- | --- | --- |",
+    ]
+    return lines + [f"| {s['source']} | {s['result']} | {s['reason']} |" for s in scope]
+
+
+def markdown(verdicts: list[Verdict], title: str, scope: list[dict] = ()) -> str:
+    counted = evidence(verdicts)
+    apart = [v for v in verdicts if kind(v.claim) != EVIDENCE]
     lines = [
         f"# Claims: {title}",
         "",
@@ -339,19 +431,14 @@ def markdown(verdicts: list[Verdict], title: str) -> str:
         "number of repetitions. Reproduced: the interval lies inside the band; inconclusive:",
         "it overlaps an edge; not reproduced: it lies outside.",
         "",
-        *basis_table(verdicts),
+        *basis_table(counted),
         "",
-        "| id | claim | source | figure | basis | paper | band | measured | verdict |",
-        "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+        *evidence_rows(counted),
     ]
-    for v in verdicts:
-        c = v.claim
-        verdict = v.verdict + (f": {v.note}" if v.note and v.verdict != REPRODUCED else "")
-        lines.append(
-            f"| {c['id']} | {c['claim']} | {c['source']} | {c['figure']} | {c['basis']} "
-            f"| {fmt(c.get('paper_value'))} | {describe_band(claim_band(c))} "
-            f"| {describe_measured(v)} | {verdict} |"
-        )
+    if apart:
+        lines += ["", *apart_rows(apart)]
+    if scope:
+        lines += ["", *scope_rows(scope)]
     return "\n".join(lines) + "\n"
 
 
@@ -390,6 +477,7 @@ def csv_rows(verdicts: list[Verdict]) -> list[dict]:
                 "ci_high": na(high),
                 "repetitions": 0 if v.measurement is None else v.measurement.repetitions,
                 "verdict": v.verdict,
+                "kind": kind(v.claim),
                 "note": v.note,
             }
         )
@@ -408,6 +496,7 @@ CSV_COLUMNS = (
     "ci_high",
     "repetitions",
     "verdict",
+    "kind",
     "note",
 )
 
@@ -449,7 +538,8 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     write_table(args.csv, CSV_COLUMNS, csv_rows(verdicts))
     title = str(args.results) + (f", check {args.check}" if args.check else "")
-    write_markdown(args.markdown, markdown(verdicts, title))
+    scope = [] if args.check else load_claims_file(args.claims).get("scope", [])
+    write_markdown(args.markdown, markdown(verdicts, title, scope))
     print(f"claims: {summary_line(verdicts)}", file=sys.stderr)
     failed = failures(verdicts) if args.check else []
     if failed:

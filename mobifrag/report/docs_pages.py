@@ -99,14 +99,12 @@ TIMES_NOTE = (
     "appenders now run 3 times at the quick scale); docs/measurements.md has the logs. "
     "A claim without a time reads a table whose experiment was not timed on its own."
 )
+# The checks became rules on 2026-12-02 (every evidence claim of a TMC part), so the
+# times measured for the earlier hand-picked sets no longer apply.
 CHECK_TIMES = {
-    "aging": "8-10 min (15 job-minutes, AutoAge 5 of them; 2026-11-24); 5.2 min after "
-    "the fill/delete runs (2026-11-25)",
-    "treatments": "5-6 min (9 job-minutes: 30 appender runs, 4 journal modes, 6 "
-    "defragmentations; 2026-11-24)",
-    "performance": "not timed as a command; its guest jobs took 9.3 job-minutes in the "
-    "quick run of 2026-11-28 (scan 3.2, dispersed I/O 2.2, user latency 3.9), its "
-    "replays seconds each",
+    "aging": "not timed since the check became a rule (2026-12-02)",
+    "treatments": "not timed since the check became a rule (2026-12-02)",
+    "performance": "not timed since the check became a rule (2026-12-02)",
 }
 
 HEADER = (

@@ -118,7 +118,11 @@ def claim_tables(claim: dict | None) -> list[str]:
     return list(dict.fromkeys(tables))
 
 
-def summary_section(rows: list[dict]) -> str:
+def summary_section(all_rows: list[dict]) -> str:
+    """Counts of the evidence claims only (a claims.csv without a kind column: all)."""
+    rows = [row for row in all_rows if row.get("kind", "evidence") == "evidence"]
+    apart = Counter(row["kind"] for row in all_rows if row.get("kind", "evidence") != "evidence")
+    not_counted = ", ".join(f"{n} {k}" for k, n in sorted(apart.items()))
     counts = Counter(row["verdict"] for row in rows)
     listed = ", ".join(f"{counts[v]} {v}" for v in VERDICTS if counts[v])
     verdicts = [v for v in VERDICTS if counts[v]] + sorted(set(counts) - set(VERDICTS))
@@ -132,7 +136,9 @@ def summary_section(rows: list[dict]) -> str:
         basis_rows.append(f"<tr><th>{esc(basis)}</th>{cells}<td class='num'>{total}</td></tr>")
     return f"""<section id="summary">
 <h2>Summary</h2>
-<p id="summary-line">{len(rows)} claims: {esc(listed)}.</p>
+<p id="summary-line">{len(rows)} evidence claims: {esc(listed)}.{
+        f" Not counted: {esc(not_counted)} (listed with the claims)." if not_counted else ""
+    }</p>
 <h3>By verdict</h3>
 <table id="by-verdict"><tr>{head}<th>all</th></tr>
 <tr>{by_verdict}<td class="num">{len(rows)}</td></tr></table>

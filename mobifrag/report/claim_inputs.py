@@ -1,0 +1,154 @@
+"""What decides a claim's verdict besides the claim itself: the config keys and scale
+presets its experiment reads, the repository files they name and the device profile.
+
+The experiment is found from the result tables a claim measures (their folder under
+results/<device>/<scale>/); EXPERIMENT_INPUTS names, per experiment, the config keys its
+rules read (rules/experiments/<experiment>.smk) and its scale preset's sections. Only the
+presets whose verdicts are reported (quick, paper) are part of it: `test` is the
+integration tests' scale.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterator
+from pathlib import Path
+
+import yaml
+
+# The claim's own fields that decide its verdict (prose, figure and history do not).
+DECIDING_FIELDS = (
+    "kind",
+    "basis",
+    "on_hardware",
+    "paper_value",
+    "band",
+    "measure",
+    "reproduced_if",
+    "regime",
+)
+
+# Every experiment reads these keys and scale-preset entries.
+COMMON_KEYS = (
+    "device",
+    "seed",
+    "filesystems",
+    "reference_disk_gib",
+    "repeated",
+    "repeated_on_hardware",
+)
+COMMON_SCALE_KEYS = ("repetitions", "repetitions_of", "disk_mib")
+JUDGED_SCALES = ("quick", "paper")
+
+# Results folder → (config keys, scale-preset sections, repository paths) it reads;
+# a dotted key is one entry of a section. The ARS experiments run the ARS kernel patch.
+ARS_PATCH = "kernel-patches/6.1"
+EXPERIMENT_INPUTS: dict[str, tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]] = {
+    "ars": (("ars",), ("ars",), (ARS_PATCH,)),
+    "ars/eval": (("ars", "ars_eval", "ars_selection"), ("ars_eval",), (ARS_PATCH,)),
+    "ars/selection": (("ars_selection", "autoage.models"), ("ars_selection",), ()),
+    "autoage": (("autoage",), ("autoage",), ()),
+    "capacity": (("capacity", "autoage.models"), ("capacity",), ()),
+    "concurrent-appenders": (("concurrent_appenders",), ("concurrent_appenders",), ()),
+    "dispersed": (("dispersed",), ("dispersed",), ()),
+    "ext4tune": (("ext4tune",), ("ext4tune",), ()),
+    "filldelete": (("filldelete", "autoage.models"), ("filldelete",), ()),
+    "janusd": (
+        ("janusd", "treat", "autoage", "filldelete.levels"),
+        ("autoage", "treat"),
+        (),
+    ),
+    "scan": (("scan",), ("scan",), ()),
+    "treat": (("treat", "filldelete.levels", "autoage.models"), ("treat",), ()),
+    "user-latency": (
+        ("user_latency", "filldelete.levels", "autoage.models"),
+        ("user_latency",),
+        (),
+    ),
+}
+
+
+class InputsError(ValueError):
+    """A claim whose experiment's inputs are unknown; the message names it."""
+
+
+def tables(measure: dict) -> Iterator[str]:
+    yield measure["table"]
+    if "relative_to" in measure:
+        yield from tables(measure["relative_to"])
+
+
+def claim_tables(claim: dict) -> list[str]:
+    found = list(tables(claim["measure"]))
+    if "regime" in claim:
+        found += tables(claim["regime"]["measure"])
+    return found
+
+
+def experiment_of(table: str) -> str:
+    """The longest results folder of EXPERIMENT_INPUTS that holds the table."""
+    folders = [f for f in EXPERIMENT_INPUTS if table.startswith(f + "/")]
+    if not folders:
+        raise InputsError(f"table {table}: no experiment in EXPERIMENT_INPUTS holds it")
+    return max(folders, key=len)
+
+
+def path_hash(path: Path) -> str:
+    """A hash of a file's bytes, or of every file under a folder with its name."""
+    files = [path] if path.is_file() else sorted(p for p in path.rglob("*") if p.is_file())
+    sha = hashlib.sha256()
+    for file in files:
+        sha.update(str(file.relative_to(path.parent)).encode())
+        sha.update(file.read_bytes())
+    return sha.hexdigest()[:16]
+
+
+def with_files(value, root: Path):
+    """The value with each repository path it names paired with its content's hash, so
+    a change of a scenario model or a query file changes the part."""
+    if isinstance(value, dict):
+        return {k: with_files(v, root) for k, v in value.items()}
+    if isinstance(value, list):
+        return [with_files(v, root) for v in value]
+    if isinstance(value, str) and "/" in value and not value.startswith("/"):
+        path = root / value
+        if path.exists():
+            return {"path": value, "content": path_hash(path)}
+    return value
+
+
+def lookup(config: dict, dotted: str):
+    value = config
+    for key in dotted.split("."):
+        value = value.get(key) if isinstance(value, dict) else None
+    return value
+
+
+def device_profile(config: dict, root: Path) -> dict:
+    path = root / "devices" / f"{config['device']}.yaml"
+    try:
+        return yaml.safe_load(path.read_text())
+    except (OSError, yaml.YAMLError) as error:
+        raise InputsError(f"{path}: {error}") from None
+
+
+def claim_parts(claim: dict, config: dict, root: Path) -> Iterator[tuple[str, object]]:
+    """(part name, value) of everything that decides the claim's verdict."""
+    yield "claim", {f: claim[f] for f in DECIDING_FIELDS if f in claim}
+    experiments = sorted({experiment_of(t) for t in claim_tables(claim)})
+    keys, sections, paths = set(COMMON_KEYS), set(COMMON_SCALE_KEYS), set()
+    for experiment in experiments:
+        exp_keys, exp_sections, exp_paths = EXPERIMENT_INPUTS[experiment]
+        keys |= set(exp_keys)
+        sections |= set(exp_sections)
+        paths |= set(exp_paths)
+    for key in sorted(keys):
+        yield f"config.{key}", with_files(lookup(config, key), root)
+    for scale in JUDGED_SCALES:
+        for section in sorted(sections):
+            yield f"config.scales.{scale}.{section}", lookup(config, f"scales.{scale}.{section}")
+    profile = device_profile(config, root)
+    yield f"device.{config['device']}", profile
+    kernel_config = f"kernel-patches/configs/{profile['platform']['kernel']}.config"
+    for path in sorted({*paths, kernel_config}):
+        yield f"file.{path}", path_hash(root / path) if (root / path).exists() else None
