@@ -102,9 +102,10 @@ def test_a_deleted_history_entry_is_refused(copy):
     removed = claim["history"].pop()
     text = copy.claims.read_text()
     start = text.index(f"  - id: {claim['id']}\n")
-    at = text.index(f'      - date: "{removed["date"]}"', start)
-    end = text.find("\n  - id: ", at)
-    copy.claims.write_text(text[:at] + text[end + 1 :] if end >= 0 else text[:at])
+    end = text.find("\n  - id: ", start)
+    end = len(text) if end < 0 else end + 1
+    at = text.rindex(f'      - date: "{removed["date"]}"', start, end)
+    copy.claims.write_text(text[:at] + "\n" + text[end:])
     found = problems(copy, strict=False)
     assert f"{claim['id']}: history entry {len(claim['history']) + 1} was removed" in found[0]
 
