@@ -415,4 +415,3 @@ def test_a_claim_that_is_not_evidence_must_say_why(tmp_path):
     path.write_text(yaml.safe_dump(data))
     with pytest.raises(ClaimsError, match=r"kind mechanism needs a kind_reason"):
         load_claims(path)
-
