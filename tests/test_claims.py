@@ -415,3 +415,26 @@ def test_a_claim_that_is_not_evidence_must_say_why(tmp_path):
     path.write_text(yaml.safe_dump(data))
     with pytest.raises(ClaimsError, match=r"kind mechanism needs a kind_reason"):
         load_claims(path)
+
+
+@pytest.mark.parametrize(
+    ("rule", "paper", "message"),
+    [
+        ({"between": [7, 3]}, None, "low edge is above its high edge"),
+        ({"ratio_band": [2.0, 0.5]}, 3, "low edge is above its high edge"),
+        ({"between": [1, float("nan")]}, None, "every edge must be a finite number"),
+        ({"greater_than": float("inf")}, None, "every edge must be a finite number"),
+        ({"relative_tolerance": 0.1}, 0, "relative tolerance around a paper value of 0"),
+        ({"greater_than": 1}, float("nan"), "paper_value nan is not a finite number"),
+    ],
+)
+def test_a_band_that_accepts_nothing_is_refused_at_load(tmp_path, rule, paper, message):
+    data = yaml.safe_load((REPO / "config" / "claims.yaml").read_text())
+    data["claims"][0]["reproduced_if"] = rule
+    data["claims"][0].pop("paper_value")
+    if paper is not None:
+        data["claims"][0]["paper_value"] = paper
+    path = tmp_path / "claims.yaml"
+    path.write_text(yaml.safe_dump(data, allow_unicode=True))
+    with pytest.raises(ClaimsError, match=f"claim {data['claims'][0]['id']}: .*{message}"):
+        load_claims(path)

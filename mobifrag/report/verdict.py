@@ -86,8 +86,19 @@ class Measurement:
 
 
 def band(rule: dict, paper: float | None) -> Band:
-    """The band of measured values a reproduction rule accepts."""
+    """The band of measured values a reproduction rule accepts; BandError for one that
+    accepts nothing or cannot be computed (an edge that is not a finite number, a low
+    edge above the high one, a tolerance around a paper value of 0)."""
     (kind, value), *_ = rule.items()
+    edges = value if isinstance(value, list) else [value]
+    if not all(isinstance(e, (int, float)) and math.isfinite(e) for e in edges):
+        raise BandError(f"rule {rule}: every edge must be a finite number")
+    if paper is not None and not math.isfinite(paper):
+        raise BandError(f"paper_value {paper} is not a finite number")
+    if kind in ("between", "ratio_band") and value[0] > value[1]:
+        raise BandError(f"rule {rule}: its low edge is above its high edge")
+    if kind == "relative_tolerance" and paper == 0:
+        raise BandError(f"rule {rule}: a relative tolerance around a paper value of 0 is empty")
     if kind == "greater_than":
         return Band(low=value, low_open=True)
     if kind == "less_than":
