@@ -16,6 +16,7 @@ from mobifrag.report.claims import (
     check,
     load_claims,
     main,
+    measure_outcome,
 )
 from mobifrag.report.verdict import Band, BandError, band, bootstrap_interval, judge
 
@@ -437,4 +438,21 @@ def test_a_band_that_accepts_nothing_is_refused_at_load(tmp_path, rule, paper, m
     path = tmp_path / "claims.yaml"
     path.write_text(yaml.safe_dump(data, allow_unicode=True))
     with pytest.raises(ClaimsError, match=f"claim {data['claims'][0]['id']}: .*{message}"):
+        load_claims(path)
+
+
+def test_share_statistics_compare_each_value_with_the_threshold(tmp_path):
+    write_dof(tmp_path / "concurrent-appenders" / "dof.csv", [("ext4", 5, d) for d in (1, 2, 3, 4)])
+    measure = {"table": "concurrent-appenders/dof.csv", "column": "dof", "threshold": 2}
+    above = measure_outcome(tmp_path, {**measure, "stat": "share_above"})
+    at_least = measure_outcome(tmp_path, {**measure, "stat": "share_at_least"})
+    assert above.values == {None: 0.5} and at_least.values == {None: 0.75}
+
+
+def test_a_share_statistic_without_its_threshold_is_refused(tmp_path):
+    data = yaml.safe_load((REPO / "config" / "claims.yaml").read_text())
+    data["claims"][0]["measure"]["stat"] = "share_above"
+    path = tmp_path / "claims.yaml"
+    path.write_text(yaml.safe_dump(data, allow_unicode=True))
+    with pytest.raises(ClaimsError, match="'threshold' is a required property"):
         load_claims(path)

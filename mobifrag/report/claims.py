@@ -61,6 +61,12 @@ STATISTICS = {
     "share_above_1": lambda values: sum(v > 1 for v in values) / len(values),
 }
 
+# Statistics that compare each value with the measure's `threshold`.
+THRESHOLD_STATISTICS = {
+    "share_above": lambda values, t: sum(v > t for v in values) / len(values),
+    "share_at_least": lambda values, t: sum(v >= t for v in values) / len(values),
+}
+
 # Bases whose values a platform cannot vouch for: emulator wall time says nothing about a
 # phone (a file-backed virtio disk behind the host's page cache), so on an emulator it is
 # shown, never judged.
@@ -242,14 +248,20 @@ def column_values(results: Path, measure: dict) -> dict[str | None, list[float]]
     return values
 
 
+def statistic(measure: dict, values: list[float]) -> float:
+    name = measure.get("stat", "mean")
+    if name in THRESHOLD_STATISTICS:
+        return THRESHOLD_STATISTICS[name](values, measure["threshold"])
+    return STATISTICS[name](values)
+
+
 def measure_outcome(results: Path, measure: dict) -> Outcome:
     """The measure's statistic per repetition; a ratio pairs repetitions by number, and
     a denominator from a table without repetitions divides every one."""
     per_rep = column_values(results, measure)
     if per_rep is None:
         return Outcome({}, missing=measure["table"])
-    stat = STATISTICS[measure.get("stat", "mean")]
-    values = {rep: stat(v) for rep, v in per_rep.items() if v}
+    values = {rep: statistic(measure, v) for rep, v in per_rep.items() if v}
     if "relative_to" not in measure or not values:
         return Outcome(values)
     base = measure_outcome(results, measure["relative_to"])
