@@ -288,6 +288,20 @@ def test_normalized_to_the_default_configuration(tmp_path):
 
 
 @needs_ftl_sim
+def test_async_commit_is_compared_with_the_writeback_configuration(tmp_path):
+    rows = run_rows("default", "1", *modeled(make_run(tmp_path / "d")))
+    rows += run_rows("writeback", "1", *modeled(make_run(tmp_path / "w", wall=0.8e9)))
+    rows += run_rows("async-commit", "1", *modeled(make_run(tmp_path / "a", wall=0.5e9)))
+    table = normalize(rows)
+    commit, default = rows_by(table, "async-commit"), rows_by(table, "default")
+    assert commit["Postmark", "write"]["wall_vs_writeback"] == pytest.approx(1.6)
+    assert commit["Postmark", "write"]["wall_normalized"] == pytest.approx(2.0)
+    assert default["Postmark", "write"]["wall_vs_writeback"] == pytest.approx(0.8)
+    without = normalize([r for r in rows if r["config"] != "writeback"])
+    assert {r["modeled_vs_writeback"] for r in without} == {"NA"}
+
+
+@needs_ftl_sim
 def test_no_default_run_is_an_error_naming_it(tmp_path):
     rows = run_rows("tuned", "1", *modeled(make_run(tmp_path / "t")))
     with pytest.raises(TuningTableError, match="no 'default' run to normalize to"):

@@ -52,6 +52,10 @@ from mobifrag.workflow.atomic import write_table
 from mobifrag.workloads.ext4tune import FILEBENCH_MIXES, IOZONE_TESTS
 
 BASELINE = "default"
+# The configuration that journal_async_commit and the tuned set are compared with: Linux
+# refuses async commit under data=ordered, so both run data=writeback, and only a
+# data=writeback reference isolates their own effect.
+WRITEBACK = "writeback"
 MIB = 1024 * 1024
 # FFSB's tests (workloads.ext4tune.FILEBENCH_MIXES): the job keeps each as run in
 # filebench/<mix>.f and filebench's output in filebench/<mix>.txt, and traces it as
@@ -65,7 +69,7 @@ FILEBENCH_WORKERS = ("writer", "reader")
 COLUMNS = ("config", "rep", "benchmark", "tool", "workload", "op", "threads", "workload_bytes")
 COLUMNS += ("requests", "read_bytes", "write_bytes", "flushes", "device_ms", "modeled_ms")
 COLUMNS += ("modeled_mib_s", "trace_mib_s", "modeled_normalized")
-COLUMNS += ("wall_mib_s", "wall_normalized")
+COLUMNS += ("wall_mib_s", "wall_normalized", "modeled_vs_writeback", "wall_vs_writeback")
 POSTMARK_TRACE = "postmark"
 CONFIG_COLUMNS = ("config", "inode_size", "flex_bg_size", "block_groups", "blocks_per_group")
 CONFIG_COLUMNS += ("mount_options", "used_percent", "async_commit_alone")
@@ -303,21 +307,29 @@ def normalize(rows: list[dict], baseline: str = BASELINE) -> list[dict]:
     base = {_key(r): r for r in rows if r["config"] == baseline}
     if not base:
         raise TuningTableError(f"no '{baseline}' run to normalize to: add --run {baseline} DIR")
+    writeback = {_key(r): r for r in rows if r["config"] == WRITEBACK}
     out = []
     for row in rows:
         key = _key(row)
         if key not in base:
             what = f"{' '.join(key[1:])} of repetition {key[0]}"
             raise TuningTableError(f"{row['config']}: {what} has no {baseline} value")
-        reference = base[key]
+        reference, other = base[key], writeback.get(key)
         out.append(
             {
                 **row,
                 "modeled_normalized": row["modeled_mib_s"] / reference["modeled_mib_s"],
                 "wall_normalized": row["wall_mib_s"] / reference["wall_mib_s"],
+                "modeled_vs_writeback": ratio(row, other, "modeled_mib_s"),
+                "wall_vs_writeback": ratio(row, other, "wall_mib_s"),
             }
         )
     return out
+
+
+def ratio(row: dict, reference: dict | None, column: str) -> float | str:
+    """The row's rate over the reference's, NA without a reference run."""
+    return "NA" if reference is None else row[column] / reference[column]
 
 
 def _field(text: str, name: str) -> str:
@@ -352,10 +364,15 @@ def config_row(config: str, run: Path) -> dict:
 
 
 RATES = ("modeled_mib_s", "trace_mib_s", "modeled_normalized", "wall_mib_s", "wall_normalized")
+RATES += ("modeled_vs_writeback", "wall_vs_writeback")
 
 
 def _rounded(row: dict) -> dict:
-    return {**row, **{name: f"{row[name]:.6g}" for name in RATES}}
+    return {**row, **{name: _number(row[name]) for name in RATES}}
+
+
+def _number(value: float | str) -> str:
+    return value if isinstance(value, str) else f"{value:.6g}"
 
 
 def main(argv: list[str] | None = None) -> int:
