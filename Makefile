@@ -41,6 +41,11 @@ help:
 	@echo "                 changed (refused unless each changed claim has a new history entry)"
 	@echo "make docs        regenerate docs/appendix.md and docs/figures.md (claims, figure registry)"
 	@echo "make flashsim-diff  build FlashSim, replay sampled traces through it and ftl-sim (DEVICE, SCALE)"
+	@echo "make test-arm64  cross-build the HiKey960 kernel and boot it under qemu-system-aarch64"
+	@echo "make fuzz        fuzz the agent's trace parser and ftl-sim's readers (docs/fuzzing.md)"
+	@echo "make format      ruff format and snakefmt in place"
+	@echo "make bootstrap   install what is missing (Debian packages, .venv, agent, ftl-sim)"
+	@echo "make cores       check CORES, GUESTS_PER_CORE and MEM_MB"
 	@echo "make clean       remove results and rendered figures (keeps kernel and builds)"
 	@echo "make clean-all   also remove build/ (kernel cache), .venv and native builds"
 
@@ -80,6 +85,9 @@ stability: cores bootstrap
 	    results/$(DEVICE)/$(SCALE)-again/claims.csv --markdown $(STABILITY).md
 
 check: cores bootstrap
+	@checks="$$(python -m mobifrag.report.claims --list-checks)" || exit 2; \
+	grep -qx -- '$(CHECK)' <<< "$$checks" || { \
+	    echo "make: no check CHECK=$(CHECK); the checks are:" $$checks >&2; exit 2; }
 	$(SNAKEMAKE) results/$(DEVICE)/$(SCALE)/checks/$(CHECK).md \
 	    --config device=$(DEVICE) scale=$(SCALE)
 

@@ -456,3 +456,19 @@ def test_a_share_statistic_without_its_threshold_is_refused(tmp_path):
     path.write_text(yaml.safe_dump(data, allow_unicode=True))
     with pytest.raises(ClaimsError, match="'threshold' is a required property"):
         load_claims(path)
+
+
+def test_make_help_names_every_target_and_a_wrong_check_lists_the_checks():
+    import re
+    import subprocess
+
+    makefile = (REPO / "Makefile").read_text()
+    phony = {t for line in re.findall(r"^\.PHONY:(.*)$", makefile, re.M) for t in line.split()}
+    shown = subprocess.run(["make", "-s", "help"], cwd=REPO, capture_output=True, text=True)
+    listed = set(re.findall(r"^make ([a-z0-9-]+)", shown.stdout, re.M))
+    assert phony - {"all", "help"} <= listed, sorted(phony - listed)
+    wrong = subprocess.run(
+        ["make", "-s", "check", "CHECK=nope"], cwd=REPO, capture_output=True, text=True
+    )
+    assert wrong.returncode != 0
+    assert "no check CHECK=nope; the checks are: aging treatments performance" in wrong.stderr

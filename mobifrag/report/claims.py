@@ -529,20 +529,35 @@ def write_markdown(path: Path, text: str) -> None:
     partial.replace(path)
 
 
+def list_checks(path: Path) -> int:
+    try:
+        names = load_checks(path)
+    except ClaimsError as error:
+        print(f"claims: {error}", file=sys.stderr)
+        return 1
+    print("\n".join(names))
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Check the papers' claims against a run.")
     parser.add_argument("--claims", type=Path, default=REPO / "config" / "claims.yaml")
-    parser.add_argument("--results", type=Path, required=True)
+    parser.add_argument("--results", type=Path)
     parser.add_argument(
         "--platform",
         choices=sorted(UNJUDGED_BASES),
         default="qemu",
         help="the device profile's platform type: emulator wall time is not judged on qemu",
     )
-    parser.add_argument("--markdown", type=Path, required=True)
-    parser.add_argument("--csv", type=Path, required=True)
+    parser.add_argument("--markdown", type=Path)
+    parser.add_argument("--csv", type=Path)
+    parser.add_argument("--list-checks", action="store_true", help="print the checks' names")
     parser.add_argument("--check", help="only this check's claims; fail unless all hold")
     args = parser.parse_args(argv)
+    if args.list_checks:
+        return list_checks(args.claims)
+    if not (args.results and args.markdown and args.csv):
+        parser.error("--results, --markdown and --csv are needed to judge a run")
     try:
         verdicts = check(selected_claims(args.claims, args.check), args.results, args.platform)
     except ClaimsError as error:
