@@ -157,3 +157,41 @@ def test_the_checker_reports_every_unsafe_field(tmp_path, capsys):
     assert main([str(path)]) == 1
     err = capsys.readouterr().err
     assert "field platform.test_partition:" in err and "field platform.workdir:" in err
+
+
+# Storage models the schema takes and ftl-sim refuses: each must stop the profile check,
+# named, before any job is planned.
+FTL_REFUSED = [
+    ("geometry", "blocks_per_plane", 18446744073709551617, "blocks_per_plane"),
+    ("geometry", "channels", 2.0, "expected u32"),
+    ("cache", "entry_bytes", 8192, "entry_bytes"),
+    ("gc", "high_watermark", 3, None),
+    ("timing", "page_read_us", float("inf"), "page_read_us"),
+    (None, "over_provisioning", 0.0001, "raise over_provisioning"),
+]
+
+
+@pytest.mark.parametrize(("section", "key", "value", "named"), FTL_REFUSED)
+def test_a_storage_model_ftl_sim_refuses_stops_the_check(tmp_path, section, key, value, named):
+    from mobifrag.workflow.profiles import FTL_SIM
+
+    if not FTL_SIM.is_file():
+        pytest.skip("ftl-sim is not built (make bootstrap builds it)")
+    data = base_profile()
+    ftl = data["storage"]["ftl"]
+    if key == "high_watermark":
+        ftl["gc"]["low_watermark"], value = 4, 3  # high below low
+    (ftl[section] if section else ftl)[key] = value
+    path = write_profile(tmp_path, "emulator-emmc", data)
+    with pytest.raises(ProfileError, match="field storage") as error:
+        load_profile_file(path)
+    assert str(path) in str(error.value)
+    if named:
+        assert named in str(error.value)
+
+
+def test_a_nan_or_infinite_number_is_refused_by_field(tmp_path):
+    data = base_profile()
+    data["storage"]["host_overhead_us"] = float("nan")
+    with pytest.raises(ProfileError, match=r"field storage\.host_overhead_us: nan is not a finite"):
+        load_profile_file(write_profile(tmp_path, "emulator-emmc", data))

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import argparse
 import copy
+import math
 import re
+import subprocess
 import sys
 from functools import cache, lru_cache
 from pathlib import Path
@@ -20,6 +22,9 @@ from mobifrag import REPO
 
 DEVICES = REPO / "devices"
 SCHEMA = DEVICES / "schema.yaml"
+# ftl-sim owns the storage model's rules (ftl-sim/src/config.rs): a profile is checked
+# by it too, so whatever it would refuse at the model stage stops the plan instead.
+FTL_SIM = REPO / "ftl-sim" / "target" / "release" / "ftl-sim"
 
 
 class ProfileError(ValueError):
@@ -145,7 +150,9 @@ def _schema() -> dict:
 def validate_profile(data: object, source: Path) -> dict:
     if not isinstance(data, dict):
         raise ProfileError(f"{source}: a device profile is a mapping, got {type(data).__name__}")
-    problems = schema_problems(data) + adb_fence_problems(data)
+    problems = schema_problems(data) + adb_fence_problems(data) + non_finite(data)
+    if not problems and "ftl" in data.get("storage", {}):
+        problems = ftl_sim_problems(source)
     if problems:
         problems.sort(key=lambda problem: problem[0])
         lines = [f"{source}: field {key}: {problem}" for key, problem in problems]
@@ -153,6 +160,31 @@ def validate_profile(data: object, source: Path) -> dict:
     if data["name"] != source.stem:
         raise ProfileError(f"{source}: field name: {data['name']!r} differs from the file name")
     return _defaults(_schema(), data)
+
+
+def non_finite(value: object, field: str = "") -> list[tuple[str, str]]:
+    """Every NaN or infinite number in the profile (YAML's .nan and .inf)."""
+    if isinstance(value, dict):
+        return [p for k, v in value.items() for p in non_finite(v, f"{field}.{k}".lstrip("."))]
+    if isinstance(value, list):
+        return [p for i, v in enumerate(value) for p in non_finite(v, f"{field}[{i}]")]
+    if isinstance(value, float) and not math.isfinite(value):
+        return [(field, f"{value} is not a finite number")]
+    return []
+
+
+def ftl_sim_problems(source: Path) -> list[tuple[str, str]]:
+    """What ftl-sim refuses in the profile's storage model (`ftl-sim show`); nothing
+    when ftl-sim is not built yet (the bootstrap builds it before any run)."""
+    if not FTL_SIM.is_file() or not Path(source).is_file():
+        return []
+    shown = subprocess.run(
+        [str(FTL_SIM), "show", "--device", str(source)], capture_output=True, text=True
+    )
+    if shown.returncode == 0:
+        return []
+    message = shown.stderr.strip().splitlines()[-1] if shown.stderr.strip() else "refused"
+    return [("storage.ftl", f"ftl-sim refuses it: {message.removeprefix('ftl-sim: ')}")]
 
 
 def schema_problems(data: dict) -> list[tuple[str, str]]:
