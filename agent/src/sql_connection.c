@@ -33,12 +33,27 @@ op_status sql_exec(struct sql_connection *connection, const char *sql)
     return rc == SQLITE_OK ? OP_OK : sql_status(connection->db, rc);
 }
 
+/* Android's SQLiteDatabase checkpoints a WAL every 100 pages (AOSP frameworks/base,
+ * core/res/res/values/config.xml: config_sqlite_wal_autocheckpoint), so an app's WAL
+ * stays the size it has on a phone, not SQLite's own 1000-page default. Android's
+ * journal_size_limit (524288) is not set: with a persistent WAL, SQLite truncates the
+ * WAL to 0 bytes when the last connection closes, as the replay's end does and a
+ * running app's does not; the 100-page checkpoint keeps the WAL below it anyway. */
+static const char *const android_pragmas[] = {
+    "PRAGMA synchronous=FULL",
+    "PRAGMA wal_autocheckpoint=100",
+};
+
 static op_status configure(struct sql_connection *connection)
 {
     int persist_wal = 1;
     sqlite3_busy_timeout(connection->db, SQL_BUSY_TIMEOUT_MS);
     sqlite3_file_control(connection->db, "main", SQLITE_FCNTL_PERSIST_WAL, &persist_wal);
-    return sql_exec(connection, "PRAGMA synchronous=FULL");
+    op_status status = OP_OK;
+    size_t count = sizeof android_pragmas / sizeof *android_pragmas;
+    for (size_t i = 0; status == OP_OK && i < count; i++)
+        status = sql_exec(connection, android_pragmas[i]);
+    return status;
 }
 
 /* The database's directory resolves beneath the root and the database

@@ -429,8 +429,29 @@ static void unusable_arguments_root_or_trace_fail(void)
     agent_run_free(&run);
 }
 
+/* Android's 100-page checkpoint holds the WAL near 100 pages: 150 commits of two
+ * 4000-byte rows write about 1.2 MB of frames, which SQLite's own 1000-page default
+ * would leave in the WAL file. */
+static void wal_is_checkpointed_as_android_does(void)
+{
+    char trace[150 * 48];
+    size_t used = 0;
+    for (int line = 0; line < 150; line++)
+        used += (size_t)snprintf(trace + used, sizeof trace - used,
+                                 "%d\t0\tsql\tdb/big.db\twal\tinsert\t2\t4000\n", line);
+    struct agent_run run;
+    CHECK(replay(&run, trace, "0"));
+    CHECK_EQ(run.status, 0);
+    CHECK_EQ(sqlite_count("db/big.db"), 300);
+    CHECK(root_file_size("db/big.db-wal") > 0);
+    CHECK(root_file_size("db/big.db-wal") <= 600 * 1024);
+    agent_run_free(&run);
+}
+
 void register_replay_tests(void)
 {
+    test_register("replay: a WAL is checkpointed as Android does",
+                  wal_is_checkpointed_as_android_does);
     test_register("replay: two threads build files with exact content",
                   two_threads_build_files_with_exact_content);
     test_register("replay: rename, unlink, truncate and fallocate take effect",
