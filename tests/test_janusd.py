@@ -198,10 +198,16 @@ def ftl_summary(write_bytes, flash_bytes, remapped):
 def test_recurring_table_has_a_row_per_day_and_method(tmp_path):
     import json
 
+    from conftest import write_snapshot
+
     defrags = tmp_path / "defrags"
     for day, moved in (("day-01", 3), ("day-02", 1)):
         folder = defrags / day
         (folder / "janusdl").mkdir(parents=True)
+        # janusdL's `after` keeps the file system's fs.tsv: 262,144 blocks of 4 KiB
+        write_snapshot(
+            folder / "janusdl" / "after", [], [], fs=("ext4", B, 262144, 1000, "/dev/vdb")
+        )
         plan = ["path,order,time_ns,src_bytes,dst_bytes,length_bytes"]
         plan += [f"f{i}.db,{i},0,0,{B},{B}" for i in range(moved)]
         (folder / "janusdl" / "plan.csv").write_text("\n".join(plan) + "\n")
@@ -221,6 +227,7 @@ def test_recurring_table_has_a_row_per_day_and_method(tmp_path):
         ("1", "2", "janusdL", "1"),
     ]
     assert rows[0]["moved_bytes"] == str(3 * B)
+    assert {r["fs_bytes"] for r in rows} == {str(262144 * B)}
     assert rows[1]["host_write_bytes"] == str(B) and rows[1]["remapped_pages"] == "3"
 
 

@@ -6,9 +6,10 @@
         --out dof-lp.csv
 
 `recurring`: per recurring run (`DEFRAGS`, the folder of its replayed defragmentations
-`day-NN/`), one row per day and method with the files and bytes e4defrag moved and the
-host and flash writes of each method (janusd Fig. 5); with `--launch-out`, one row per
-day, app and phase with its modeled launch (janusd Fig. 4).
+`day-NN/`), one row per day and method with the files and bytes e4defrag moved, the
+size of the file system it ran on (`fs_bytes`: what each defragmentation's writes wear,
+janusd §2.5) and the host and flash writes of each method (janusd Fig. 5); with
+`--launch-out`, one row per day, app and phase with its modeled launch (janusd Fig. 4).
 
 `dof-lp`: per e4defrag run folder, each appender file's DoF_L (fragcheck) and DoF_P
 (ftl-sim after the appends' trace) (janusd §3.1, Fig. 6).
@@ -28,12 +29,20 @@ from mobifrag.tables.fragments import dof_rows, parse_label
 from mobifrag.tables.treat import FLASH_COLUMNS, flash_row
 from mobifrag.workflow.atomic import write_table
 
-RECURRING_COLUMNS = ("day", "method", "files_moved", "moved_bytes") + FLASH_COLUMNS
+RECURRING_COLUMNS = ("day", "method", "files_moved", "moved_bytes", "fs_bytes")
+RECURRING_COLUMNS += FLASH_COLUMNS
+
+
+def fs_bytes(snapshot: Path) -> int:
+    """The size of the file system a snapshot was taken of (its blocks × block size)."""
+    fs = read_snapshot(snapshot)
+    return fs.total_blocks * fs.block_size
 
 
 def recurring_rows(label: dict[str, str], defrags: Path) -> list[dict[str, object]]:
     """Per defragmentation day of one recurring run (`defrags/day-NN/`): the files and
-    bytes e4defrag moved, and what each method wrote to the device and to flash."""
+    bytes e4defrag moved, the file system's size (janusdL's `after` snapshot keeps the
+    file system's own fs.tsv) and what each method wrote to the device and to flash."""
     rows = []
     days = sorted(defrags.glob("day-*"))
     if not days:
@@ -44,6 +53,7 @@ def recurring_rows(label: dict[str, str], defrags: Path) -> list[dict[str, objec
         moved = {
             "files_moved": len({r["path"] for r in plan}),
             "moved_bytes": sum(int(r["length_bytes"]) for r in plan),
+            "fs_bytes": fs_bytes(folder / "janusdl" / "after"),
         }
         day = int(folder.name.removeprefix("day-"))
         for method in ("e4defrag", "janusdL"):
