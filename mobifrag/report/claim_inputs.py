@@ -12,9 +12,12 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterator
+from functools import lru_cache
 from pathlib import Path
 
 import yaml
+
+from mobifrag.report.claims import LOADER
 
 # The claim's own fields that decide its verdict (prose, figure and history do not).
 DECIDING_FIELDS = (
@@ -96,8 +99,17 @@ def experiment_of(table: str) -> str:
 def path_hash(path: Path) -> str:
     """A hash of a file's bytes, or of every file under a folder with its name."""
     files = [path] if path.is_file() else sorted(p for p in path.rglob("*") if p.is_file())
+    signature = tuple((str(f), f.stat().st_mtime_ns, f.stat().st_size) for f in files)
+    return files_hash(path, signature)
+
+
+@lru_cache(maxsize=64)
+def files_hash(path: Path, signature: tuple) -> str:
+    """path_hash's work, kept while no file's time or size changes (a claim file's 150
+    claims name the same few folders)."""
     sha = hashlib.sha256()
-    for file in files:
+    for name, _, _ in signature:
+        file = Path(name)
         sha.update(str(file.relative_to(path.parent)).encode())
         sha.update(file.read_bytes())
     return sha.hexdigest()[:16]
@@ -127,9 +139,14 @@ def lookup(config: dict, dotted: str):
 def device_profile(config: dict, root: Path) -> dict:
     path = root / "devices" / f"{config['device']}.yaml"
     try:
-        return yaml.safe_load(path.read_text())
+        return parsed(path.read_text())
     except (OSError, yaml.YAMLError) as error:
         raise InputsError(f"{path}: {error}") from None
+
+
+@lru_cache(maxsize=8)
+def parsed(text: str) -> dict:
+    return yaml.load(text, Loader=LOADER)
 
 
 def claim_parts(claim: dict, config: dict, root: Path) -> Iterator[tuple[str, object]]:

@@ -50,6 +50,9 @@ from mobifrag.report.verdict import (
 from mobifrag.workflow.atomic import write_table
 
 SCHEMA = REPO / "config" / "claims.schema.yaml"
+# libyaml's safe loader where PyYAML has it: the claims file is read by every report
+# and by the lock, and the pure-Python parser takes seconds on it.
+LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 STATISTICS = {
     "mean": statistics.fmean,
@@ -161,7 +164,7 @@ def kind(claim: dict) -> str:
 
 def load_claims_file(path: Path) -> dict:
     try:
-        data = yaml.safe_load(Path(path).read_text())
+        data = yaml.load(Path(path).read_text(), Loader=LOADER)
     except (OSError, yaml.YAMLError) as error:
         raise ClaimsError(f"{path}: {error}") from None
     schema = yaml.safe_load(SCHEMA.read_text())

@@ -33,7 +33,7 @@ import yaml
 
 from mobifrag import REPO
 from mobifrag.report.claim_inputs import InputsError, claim_parts
-from mobifrag.report.claims import ClaimsError, load_claims_file
+from mobifrag.report.claims import LOADER, ClaimsError, load_claims_file
 
 CLAIMS = REPO / "config" / "claims.yaml"
 CONFIG = REPO / "config" / "config.yaml"
@@ -68,7 +68,7 @@ def digest(value) -> str:
 
 def read_yaml(path: Path) -> dict:
     try:
-        data = yaml.safe_load(path.read_text())
+        data = yaml.load(path.read_text(), Loader=LOADER)
     except (OSError, yaml.YAMLError) as error:
         raise LockError(f"{path}: {error}") from None
     if not isinstance(data, dict):
