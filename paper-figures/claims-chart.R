@@ -23,7 +23,7 @@ if (length(missing) > 0) {
 verdict_colours <- c(
   "reproduced" = "#009E73", "not reproduced" = "#D55E00", "inconclusive" = "#E69F00",
   "not reached" = "#56B4E9", "calibrated" = "#CC79A7", "not judged" = "#0072B2",
-  "not measured" = "#999999"
+  "not measured" = "#999999", "beyond the platform" = "#000000"
 )
 unknown <- setdiff(unique(claims$verdict), names(verdict_colours))
 if (length(unknown) > 0) stop("unknown verdict(s) in claims.csv: ", paste(unknown, collapse = ", "))

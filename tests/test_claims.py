@@ -568,3 +568,27 @@ def test_every_claim_names_columns_its_table_writes():
             assert measure["table"] in tables, (claim["id"], measure["table"])
             unknown = named_columns(measure) - set(tables[measure["table"]])
             assert not unknown, (claim["id"], measure["table"], sorted(unknown))
+
+
+def test_an_effect_the_block_stream_cannot_show_is_beyond_the_platform(tmp_path):
+    from mobifrag.report.claims import BEYOND_PLATFORM, judge_claim
+
+    claim = next(c for c in load_claims(REPO / "config" / "claims.yaml") if "platform_limit" in c)
+    limit = claim["platform_limit"]["measure"]
+    table = tmp_path / "ext4tune" / "bench.csv"
+    table.parent.mkdir(parents=True)
+
+    def write(requests: int) -> None:
+        header = "config,benchmark,workload,requests,modeled_normalized,modeled_mib_s"
+        rows = [
+            f"{config},Postmark,{limit['where']['workload']},{requests},1.1,11"
+            for config in ("default", "writeback", "tuned", "inode-128", "flexbg-1", "flexbg-32")
+        ]
+        table.write_text("\n".join([header, *rows]) + "\n")
+
+    write(requests=6)
+    verdict = judge_claim(claim, tmp_path, "qemu")
+    assert verdict.verdict == BEYOND_PLATFORM
+    assert "measured 6" in verdict.note and "100 block requests" in verdict.note
+    write(requests=400)
+    assert judge_claim(claim, tmp_path, "qemu").verdict != BEYOND_PLATFORM

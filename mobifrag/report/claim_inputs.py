@@ -29,6 +29,7 @@ DECIDING_FIELDS = (
     "measure",
     "reproduced_if",
     "regime",
+    "platform_limit",
 )
 
 # Every experiment reads these keys and scale-preset entries.
@@ -83,8 +84,9 @@ def tables(measure: dict) -> Iterator[str]:
 
 def claim_tables(claim: dict) -> list[str]:
     found = list(tables(claim["measure"]))
-    if "regime" in claim:
-        found += tables(claim["regime"]["measure"])
+    for key in ("regime", "platform_limit"):
+        if key in claim:
+            found += tables(claim[key]["measure"])
     return found
 
 

@@ -33,6 +33,7 @@ import yaml
 from mobifrag import REPO
 from mobifrag.report.on_hardware import TwinError, as_judged, check_twins
 from mobifrag.report.verdict import (
+    BEYOND_PLATFORM,
     CALIBRATED,
     INCONCLUSIVE,
     NOT_JUDGED,
@@ -89,6 +90,7 @@ __all__ = [
     "NOT_MEASURED",
     "NOT_REACHED",
     "NOT_REPRODUCED",
+    "BEYOND_PLATFORM",
     "REPRODUCED",
     "ClaimsError",
     "Verdict",
@@ -285,9 +287,10 @@ def measure_outcome(results: Path, measure: dict) -> Outcome:
     return Outcome(ratios)
 
 
-def regime_unreached(results: Path, claim: dict) -> str:
-    """Why the regime the claim needs did not occur (e.g. no GC ran), or ''."""
-    regime = claim.get("regime")
+def regime_unreached(results: Path, claim: dict, key: str = "regime") -> str:
+    """Why the regime the claim needs did not occur (e.g. no GC ran), or ''; with key
+    platform_limit, why the platform's block stream cannot show the effect."""
+    regime = claim.get(key)
     if regime is None:
         return ""
     outcome = measure_outcome(results, regime["measure"])
@@ -310,6 +313,9 @@ def judge_claim(claim: dict, results: Path, platform: str) -> Verdict:
         return Verdict(claim, None, NOT_MEASURED, "no rows match the measure")
     measurement = Measurement(tuple(outcome.values[k] for k in sorted(outcome.values, key=str)))
     interval = measurement.interval(seed=claim["id"])
+    beyond = regime_unreached(results, claim, "platform_limit")
+    if beyond:
+        return Verdict(claim, measurement, BEYOND_PLATFORM, beyond, interval)
     unreached = regime_unreached(results, claim)
     if unreached:
         return Verdict(claim, measurement, NOT_REACHED, unreached, interval)

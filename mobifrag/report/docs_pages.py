@@ -262,6 +262,11 @@ def claim_block(c: dict) -> list[str]:
         lines.append(
             f"- regime: needs {needs}; where it did not occur the verdict is *not reached*"
         )
+    if "platform_limit" in c:
+        needs = cell(c["platform_limit"]["needs"])
+        lines.append(f"- platform limit: needs {needs}; else *beyond the platform*")
+    if c["kind"] != "evidence":
+        lines.append(f"- kind: {c['kind']}, not counted: {cell(c['kind_reason'])}")
     lines.append(f"- source: {cell(c['source'])}")
     spent = times(c)
     if spent:

@@ -47,6 +47,7 @@ td.num { text-align: right; font-variant-numeric: tabular-nums; }
   white-space: nowrap; }
 .v-reproduced { background: #009E73; } .v-not-reproduced { background: #D55E00; }
 .v-inconclusive { background: #E69F00; } .v-not-reached { background: #56B4E9; }
+.v-beyond-the-platform { background: #000000; }
 .v-calibrated { background: #CC79A7; } .v-not-judged { background: #0072B2; }
 .v-not-measured { background: #999; }
 figure { margin: 1.5em 0; padding: 1em; border: 1px solid #ddd; }

@@ -24,6 +24,7 @@ REPRODUCED = "reproduced"
 NOT_REPRODUCED = "not reproduced"
 INCONCLUSIVE = "inconclusive"
 NOT_REACHED = "not reached"
+BEYOND_PLATFORM = "beyond the platform"
 CALIBRATED = "calibrated"
 NOT_JUDGED = "not judged"
 NOT_MEASURED = "not measured"
@@ -34,6 +35,7 @@ VERDICTS = (
     NOT_REPRODUCED,
     INCONCLUSIVE,
     NOT_REACHED,
+    BEYOND_PLATFORM,
     CALIBRATED,
     NOT_JUDGED,
     NOT_MEASURED,
