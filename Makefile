@@ -26,7 +26,7 @@ SNAKEMAKE = snakemake --profile profiles/default \
     --resources mem_mb=$(MEM_MB) adb_jobs=1 host_load=$$(( $(CORES) * 100 )) \
     --max-jobs-per-timespan 1000/1m --cores $$(( $(CORES) * $(GUESTS_PER_CORE) ))
 
-.PHONY: all reproduce check stability test test-fast lint format lock bootstrap cores clean clean-all help
+.PHONY: all reproduce check stability test test-fast lint format lock bootstrap preflight cores clean clean-all help
 CHECK ?= treatments
 
 help:
@@ -46,11 +46,17 @@ help:
 	@echo "make format      ruff format and snakefmt in place"
 	@echo "make bootstrap   install what is missing (Debian packages, .venv, agent, ftl-sim)"
 	@echo "make cores       check CORES, GUESTS_PER_CORE and MEM_MB"
+	@echo "make preflight   check that every pinned outside input can be had (reproduce and test do)"
 	@echo "make clean       remove results and rendered figures (keeps kernel and builds)"
 	@echo "make clean-all   also remove build/ (kernel cache), .venv and native builds"
 
 bootstrap:
 	@scripts/bootstrap.sh
+
+# Every pinned outside input (FlashSim, filebench, IOzone, Mobibench's traces) can be had,
+# checked before the first job: a missing one is named with its checksum in seconds.
+preflight:
+	@scripts/preflight.sh
 
 # A run's cores, guests per core and memory: positive whole numbers (Snakemake would
 # take CORES=-1 without a word).
@@ -64,7 +70,7 @@ cores:
 
 # When a job fails, the claims are still judged from the tables that exist
 # (mobifrag/report/partial.py), and the exit status stays Snakemake's.
-reproduce: cores bootstrap
+reproduce: cores bootstrap preflight
 	@status=0; start=$$(date +%s); \
 	$(SNAKEMAKE) all --config device=$(DEVICE) scale=$(SCALE) || status=$$?; \
 	if [ $$status -ne 0 ]; then python -m mobifrag.report.partial \
@@ -75,7 +81,7 @@ reproduce: cores bootstrap
 # The study twice, the second time as the scale <SCALE>-again (a copy of the preset, so
 # every workload, guest run and table is made anew), then every verdict that differs.
 STABILITY := results/$(DEVICE)/stability-$(SCALE)
-stability: cores bootstrap
+stability: cores bootstrap preflight
 	python -m mobifrag.report.stability prepare --scale $(SCALE) --out $(STABILITY).yaml
 	$(SNAKEMAKE) all \
 	    --config device=$(DEVICE) scale=$(SCALE)
@@ -84,14 +90,14 @@ stability: cores bootstrap
 	python -m mobifrag.report.stability compare results/$(DEVICE)/$(SCALE)/claims.csv \
 	    results/$(DEVICE)/$(SCALE)-again/claims.csv --markdown $(STABILITY).md
 
-check: cores bootstrap
+check: cores bootstrap preflight
 	@checks="$$(python -m mobifrag.report.claims --list-checks)" || exit 2; \
 	grep -qx -- '$(CHECK)' <<< "$$checks" || { \
 	    echo "make: no check CHECK=$(CHECK); the checks are:" $$checks >&2; exit 2; }
 	$(SNAKEMAKE) results/$(DEVICE)/$(SCALE)/checks/$(CHECK).md \
 	    --config device=$(DEVICE) scale=$(SCALE)
 
-test: bootstrap
+test: bootstrap preflight
 	$(MAKE) -C agent test
 	@if [ -f ftl-sim/Cargo.toml ]; then cargo test --release --locked --manifest-path ftl-sim/Cargo.toml; fi
 	python -m pytest
