@@ -6,10 +6,14 @@
 # ages the file system to High and they are measured again. ./fio/<state>-<rw>.json
 # with each fio run's blktrace in ./blktrace/<state>-<rw>/ (the reserved files' creation
 # in ./blktrace/create-synthetic/), ./snapshot/<state>/ (the reserved files after each state's measurements),
-# ./state/<aged|measured>/ (F2FS status, free-space map, disk counters around the High
-# measurements), ./fragbench-high.json, ./create.tsv, fsck.f2fs at the end. With GC_MS
-# above 0, Android's GC pass (gc_pass: urgent GC every GC_MS ms, ./gc-pass.tsv) runs
-# between the aging and the High measurements, and the GC counters span both.
+# ./state/<aged|collected|measured>/ (F2FS status, free-space map, F2FS's and the disk's
+# I/O counters after the aging, after the GC pass, after the High measurements),
+# ./fragbench-high.json, ./create.tsv, fsck.f2fs at the end. With GC_MS above 0,
+# Android's GC pass (gc_pass: urgent GC every GC_MS ms, ./gc-pass.tsv) runs between the
+# aging and the High measurements; the measurement window of the GC counters (ARS §V.A,
+# GC "at High") starts after it: `collected` is taken once the pass's write-back is on
+# disk, so the pass's cleaning of the benchmark's debris, alike under every scheme,
+# stays out of it.
 #
 #   ars-fragbench.sh SCHEME FILE WRITERS NFILES FILL START MIN SEQ_BS RAND_BS GC_MS
 set -eu
@@ -38,6 +42,8 @@ scheme_remount "$scheme" "$mnt"
 f2fs_state aged
 phase gc-pass
 [ "$gc_ms" -eq 0 ] || gc_pass "$gc_ms"
+sync
+f2fs_state collected
 phase measure-high
 fio_measure high "$files" "$seq_bs" "$rand_bs"
 sync

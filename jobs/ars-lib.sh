@@ -60,7 +60,7 @@ scheme_ipu_policy() {
 scheme_mount() {
   make_fs f2fs ""
   mount_fs f2fs "$2" "$(scheme_mount_options "$1")"
-  ars_set ipu_policy "$(scheme_ipu_policy "$1")"
+  scheme_settings "$1"
 }
 
 # scheme_remount SCHEME DIR: remount_fs for SCHEME: a plain remount would drop the `ars`
@@ -69,7 +69,15 @@ scheme_remount() {
   sync
   umount "$2" || die "cannot unmount $2"
   mount_fs f2fs "$2" "$(scheme_mount_options "$1")"
+  scheme_settings "$1"
+}
+
+# scheme_settings SCHEME: what every mount of the test disk sets through sysfs: SCHEME's
+# ipu_policy, and F2FS's own I/O statistics (CONFIG_F2FS_IOSTAT; off at every mount,
+# counting from when they are turned on) for f2fs_state's iostat.txt.
+scheme_settings() {
   ars_set ipu_policy "$(scheme_ipu_policy "$1")"
+  ars_set iostat_enable 1
 }
 
 # ARS evaluation (ARS §V; rules/experiments/ars_eval.smk). ars_guest runs jobs/ars-guest.py under
@@ -149,8 +157,10 @@ gc_pass() {
 
 # f2fs_state NAME: what F2FS reports of the mounted test disk into ./state/NAME/: its
 # debugfs status (GC calls, moved blocks, utilization), the valid-block bitmap of every
-# main-area segment (/proc/fs/f2fs/<dev>/segment_bits: the free-space map) and the
-# disk's block-layer counters (/sys/block/<dev>/stat), the ARS counters (name value).
+# main-area segment (/proc/fs/f2fs/<dev>/segment_bits: the free-space map), its I/O
+# statistics since the mount (/proc/fs/f2fs/<dev>/iostat_info: bytes by origin, GC's
+# own among them), the disk's block-layer counters (/sys/block/<dev>/stat), the ARS
+# counters (name value).
 f2fs_state() {
   dev=$(basename "$MOBIFRAG_DISK")
   mkdir -p "state/$1"
@@ -161,6 +171,8 @@ f2fs_state() {
   cat /sys/kernel/debug/f2fs/status > "state/$1/status.txt" || die "no F2FS debugfs status"
   cat "/proc/fs/f2fs/$dev/segment_bits" > "state/$1/segment_bits.txt" \
     || die "no /proc/fs/f2fs/$dev/segment_bits"
+  cat "/proc/fs/f2fs/$dev/iostat_info" > "state/$1/iostat.txt" \
+    || die "no /proc/fs/f2fs/$dev/iostat_info (a kernel without CONFIG_F2FS_IOSTAT)"
   cat "/sys/block/$dev/stat" > "state/$1/diskstat.txt" || die "no /sys/block/$dev/stat"
 }
 

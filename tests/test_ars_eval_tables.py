@@ -57,6 +57,47 @@ LFS: 900 blocks in 3 segments
 """
 
 
+def iostat(gc_data_write=0, gc_node_write=0, gc_data_read=0, fs_data_write=0):
+    """An iostat_info dump in Linux 6.1's layout (fs/f2fs/iostat.c), counts in blocks
+    (the file gives bytes)."""
+    write = {
+        "app buffered data": 3,
+        "app direct data": 0,
+        "app mapped data": 0,
+        "app buffered cdata": 0,
+        "app mapped cdata": 0,
+        "fs data": fs_data_write,
+        "fs cdata": 0,
+        "fs node": 5,
+        "fs meta": 2,
+        "fs gc data": gc_data_write,
+        "fs gc node": gc_node_write,
+        "fs cp data": 1,
+        "fs cp node": 1,
+        "fs cp meta": 4,
+    }
+    read = {
+        "app buffered data": 7,
+        "app direct data": 0,
+        "app mapped data": 0,
+        "app buffered cdata": 0,
+        "app mapped cdata": 0,
+        "fs data": 9,
+        "fs gc data": gc_data_read,
+        "fs cdata": 0,
+        "fs node": 6,
+        "fs meta": 1,
+    }
+
+    def lines(counts):
+        return "".join(f"{name}:\t\t{4096 * n:<16d}\n" for name, n in counts.items())
+
+    return (
+        f"time:\t\t{1764650000:<16d}\n[WRITE]\n{lines(write)}[READ]\n{lines(read)}"
+        f"[OTHER]\nfs discard:\t\t{8192:<16d}\n"
+    )
+
+
 def test_free_runs_follow_f2fs_bit_order_across_segments():
     # Segment 0: blocks 0-7 valid (byte ff), block 8 free, 9-15 valid (7f: bit 7 clear
     # is block 8), rest free; segment 1: first 2 blocks free, then all valid.
@@ -84,6 +125,30 @@ def test_status_counters_of_the_first_partition():
     assert values["utilization_percent"] == 84 and values["ipu_blocks"] == 7
     with pytest.raises(f2fs_state.StateError, match="no F2FS"):
         f2fs_state.status_counters("nothing mounted\n")
+
+
+def test_iostat_gives_gcs_own_reads_and_writes_in_blocks():
+    text = iostat(gc_data_write=30, gc_node_write=4, gc_data_read=2, fs_data_write=500)
+    assert f2fs_state.iostat_gc_blocks(text) == {
+        "gc_data_write_blocks": 30,
+        "gc_node_write_blocks": 4,
+        "gc_read_blocks": 2,
+        "gc_write_blocks": 34,
+    }
+    # the same line name in another section is another counter
+    assert f2fs_state.iostat_bytes(text)[("WRITE", "fs data")] == 500 * 4096
+
+
+def test_iostat_turned_off_or_damaged_is_named():
+    # iostat_info prints nothing while F2FS's iostat_enable is off
+    with pytest.raises(f2fs_state.StateError, match="iostat_enable was off"):
+        f2fs_state.iostat_gc_blocks("")
+    with pytest.raises(f2fs_state.StateError, match=r"no \[WRITE\] 'fs gc node'"):
+        f2fs_state.iostat_gc_blocks(iostat().replace("fs gc node", "fs gc nodes"))
+    with pytest.raises(f2fs_state.StateError, match="line 3 is not"):
+        f2fs_state.iostat_gc_blocks(iostat().replace("app buffered data:", "app buffered data", 1))
+    with pytest.raises(f2fs_state.StateError, match="not whole blocks"):
+        f2fs_state.iostat_gc_blocks(iostat(gc_node_write=1).replace("4096 ", "4095 ", 1))
 
 
 def fio_json(path, direction, mib_s, io_bytes=4 * 2**20):
@@ -130,10 +195,15 @@ def fragbench_run(folder, speed, extents, gc_calls, pieces=8):
             extents=ext,
             fs=("f2fs", 4096, 32768, 4000, "/dev/vdb"),
         )
-    for phase, calls in (("aged", 2), ("measured", 2 + gc_calls)):
+    # The GC pass (aged → collected) cleans the benchmark's debris with 50 GC calls under
+    # every scheme; the High measurements (collected → measured) make gc_calls more.
+    for phase, calls in (("aged", 2), ("collected", 52), ("measured", 52 + gc_calls)):
         state = folder / "state" / phase
         state.mkdir(parents=True)
         (state / "status.txt").write_text(status(gc_calls=calls, moved=10 * calls))
+        (state / "iostat.txt").write_text(
+            iostat(gc_data_write=3 * calls, gc_node_write=calls, gc_data_read=calls)
+        )
         (state / "segment_bits.txt").write_text(
             segment_bits([bytes([0xAA] * 8 + [0xFF] * 56), bytes(64)])
         )
@@ -248,11 +318,32 @@ def test_freespace_levels_and_shares(tmp_path, runs):
 
 def test_gc_counters_are_deltas_over_the_measurements(tmp_path, runs):
     rows = {(r["scheme"], r["counter"]): r for r in table(tmp_path, "gc", runs)}
+    # the window opens after the GC pass: its 50 calls are the pass's, not the window's
     assert rows[("f2fs", "gc_calls")]["delta"] == "4"
+    assert rows[("f2fs", "gc_calls")]["pass_delta"] == "50"
     assert rows[("ars", "gc_calls")]["delta"] == "1"
+    assert rows[("ars", "gc_calls")]["collected"] == "52"
     assert rows[("f2fs", "gc_moved_blocks")]["delta"] == "40"
     assert rows[("f2fs", "read_ios")]["delta"] == "400"
-    assert rows[("ars", "ars_reservations")]["measured"] == "3"
+    assert rows[("ars", "ars_reservations")]["measured"] == "53"
+
+
+def test_gc_table_has_gcs_own_io_from_f2fs_iostat(tmp_path, runs):
+    rows = {(r["scheme"], r["counter"]): r for r in table(tmp_path, "gc", runs)}
+    f2fs, ars = "f2fs", "ars"
+    assert rows[(f2fs, "gc_write_blocks")]["delta"] == str(4 * 4)
+    assert rows[(f2fs, "gc_data_write_blocks")]["delta"] == str(3 * 4)
+    assert rows[(ars, "gc_node_write_blocks")]["delta"] == "1"
+    assert rows[(f2fs, "gc_read_blocks")]["delta"] == "4"
+    # the disk's counters stay beside F2FS's own
+    assert rows[(ars, "write_ios")]["delta"] == "50"
+
+
+def test_a_state_without_iostat_is_named(tmp_path, runs, capsys):
+    (runs["scheme=ars"] / "state" / "collected" / "iostat.txt").write_text("")
+    assert main(table_args("gc", runs, tmp_path / "gc.csv")) == 1
+    error = capsys.readouterr().err
+    assert "collected/iostat.txt: iostat: empty" in error
 
 
 @needs_ftl_sim

@@ -116,12 +116,14 @@ static op_status fill_round(const struct fragbench_config *config, int dir_fd,
     return status;
 }
 
-/* Deletes the live files at even positions and keeps the others, in order. */
-static op_status delete_every_other(const char *dir, int dir_fd, struct live_files *live)
+/* Deletes the files of the round just filled (live positions from `first` on) at even
+ * positions of the round and keeps the others, in order; earlier rounds' files stay. */
+static op_status delete_every_other(const char *dir, int dir_fd, struct live_files *live,
+                                    size_t first)
 {
-    size_t kept = 0;
-    for (size_t i = 0; i < live->count; i++) {
-        if (i % 2) {
+    size_t kept = first;
+    for (size_t i = first; i < live->count; i++) {
+        if ((i - first) % 2) {
             live->ids[kept++] = live->ids[i];
             continue;
         }
@@ -148,23 +150,27 @@ static op_status open_dir(const char *dir, int *dir_fd)
     return *dir_fd < 0 ? fail(errno, dir, UINT64_MAX) : OP_OK;
 }
 
+/* Each round, the last (`minimum`-byte files) included, fills, syncs, deletes every
+ * other file it wrote and syncs (ARS sec. V.A steps (2)-(4), "until file size is 4 KB"):
+ * the last round's deletions leave the holes of its size. */
 static op_status age(const struct fragbench_config *config, int dir_fd, usage_probe probe,
                      void *context, struct fragbench_result *result, struct live_files *live)
 {
     uint64_t size = config->start;
     for (;;) {
+        size_t first = live->count;
         op_status status = fill_round(config, dir_fd, probe, context, result->rounds, size,
                                       live, &result->created);
         if (status != OP_OK)
             return status;
         sync();
         result->rounds++;
-        if (size <= config->minimum)
-            return OP_OK;
-        status = delete_every_other(config->dir, dir_fd, live);
+        status = delete_every_other(config->dir, dir_fd, live, first);
         if (status != OP_OK)
             return status;
         sync();
+        if (size <= config->minimum)
+            return OP_OK;
         size = size / 2 > config->minimum ? size / 2 : config->minimum;
     }
 }

@@ -6,10 +6,13 @@
 #include "op_status.h"
 
 /* ARS's fragmentation benchmark (ARS sec. V.A): files of `start` bytes fill the
- * file system to `fill` percent, every other live file is deleted, the size
- * halves, and the fill repeats until a round of `minimum`-byte files is done.
- * Files are <dir>/r<round>-<index> (two and eight digits), written whole with
- * one byte value; ENOSPC ends a round early. */
+ * file system to `fill` percent, every other file of the round is deleted, the
+ * size halves, and the fill repeats until a round of `minimum`-byte files has
+ * been filled and thinned too. A round deletes only its own files: thinning
+ * every live file each round would leave the file system about half empty
+ * after the last round, not at the paper's High (84 % used). Files are
+ * <dir>/r<round>-<index> (two and eight digits), written whole with one byte
+ * value; ENOSPC ends a round early. */
 struct fragbench_config {
     const char *dir;   /* created if missing; its file system is the one aged */
     double fill;       /* percent used, as df(1) counts it */
@@ -21,7 +24,7 @@ struct fragbench_result {
     unsigned rounds;
     uint64_t created;
     uint64_t live;
-    double used_percent; /* after the last round */
+    double used_percent; /* after the last round's deletions */
 };
 
 /* Used space in percent of the file system holding fd; the benchmark asks

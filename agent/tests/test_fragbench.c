@@ -49,7 +49,9 @@ static int files_of_size(const char *path, off_t size)
 }
 
 /* Expected numbers from the benchmark's definition worked through on the model
- * (fill to 90 % of 1 MiB with 64 KiB files, delete every other, halve to 4 KiB). */
+ * (fill to 90 % of 1 MiB with 64 KiB files, delete every other file of the round,
+ * halve to 4 KiB): the rounds create 15, 15, 16, 16 and 15 files and keep 7, 7, 8,
+ * 8 and 7 of them; 913,408 bytes stay. */
 static void rounds_fill_delete_and_halve(void)
 {
     struct fragbench_config config = {
@@ -58,15 +60,34 @@ static void rounds_fill_delete_and_halve(void)
     const char *failed;
     CHECK_EQ(fragbench_run_with(&config, model_usage, NULL, &result, &failed), OP_OK);
     CHECK_EQ(result.rounds, 5);
-    CHECK_EQ(result.created, 243);
-    CHECK_EQ(result.live, 162);
-    CHECK(result.used_percent > 90.2 && result.used_percent < 90.3);
-    CHECK_EQ(count_dir_entries(config.dir), 162);
-    CHECK_EQ(files_of_size(config.dir, 65536), 0);
-    CHECK_EQ(files_of_size(config.dir, 4096), 121);
-    CHECK(file_size(scratch_path("bench/r04-00000242")) == 4096);
-    CHECK(file_size(scratch_path("bench/r01-00000015")) == 32768);
-    CHECK(file_size(scratch_path("bench/r01-00000014")) == -1);
+    CHECK_EQ(result.created, 77);
+    CHECK_EQ(result.live, 37);
+    CHECK(result.used_percent > 87.10 && result.used_percent < 87.11);
+    CHECK_EQ(count_dir_entries(config.dir), 37);
+    /* a round deletes only its own files: the first round's survivors stay */
+    CHECK_EQ(files_of_size(config.dir, 65536), 7);
+    CHECK(file_size(scratch_path("bench/r00-00000001")) == 65536);
+    CHECK(file_size(scratch_path("bench/r00-00000000")) == -1);
+    CHECK(file_size(scratch_path("bench/r01-00000016")) == 32768);
+    CHECK(file_size(scratch_path("bench/r01-00000015")) == -1);
+}
+
+/* The 4 KiB round deletes every other file it wrote as the earlier rounds do
+ * (ARS sec. V.A repeats steps (2)-(4) down to 4 KB): the holes it leaves are 4 KiB,
+ * and the benchmark ends below the fill. */
+static void the_last_round_deletes_every_other_file(void)
+{
+    struct fragbench_config config = {
+        .dir = scratch_path("bench"), .fill = 90, .start = 65536, .minimum = 4096};
+    struct fragbench_result result;
+    const char *failed;
+    CHECK_EQ(fragbench_run_with(&config, model_usage, NULL, &result, &failed), OP_OK);
+    CHECK_EQ(files_of_size(config.dir, 4096), 7);
+    /* the last round's files are r04-00000062 ... r04-00000076: even ones deleted */
+    CHECK(file_size(scratch_path("bench/r04-00000062")) == -1);
+    CHECK(file_size(scratch_path("bench/r04-00000063")) == 4096);
+    CHECK(file_size(scratch_path("bench/r04-00000076")) == -1);
+    CHECK(result.used_percent < config.fill);
 }
 
 static void a_full_model_creates_nothing(void)
@@ -118,6 +139,8 @@ static void cli_prints_the_summary(void)
 void register_fragbench_tests(void)
 {
     test_register("fragbench: rounds fill, delete every other, halve", rounds_fill_delete_and_halve);
+    test_register("fragbench: the last round deletes every other file",
+                  the_last_round_deletes_every_other_file);
     test_register("fragbench: a full model creates nothing", a_full_model_creates_nothing);
     test_register("fragbench: --min above --start refused", cli_refuses_min_above_start);
     test_register("fragbench: a bad --fill is named", cli_names_a_bad_fill);

@@ -6,6 +6,14 @@
   across segment boundaries in address order, are the free-space fragments (ARS Fig. 5).
 - `status.txt` (/sys/kernel/debug/f2fs/status): GC calls, segments and moved blocks,
   utilization, in-place/SSR/LFS block counts of the first F2FS listed.
+- `iostat.txt` (/proc/fs/f2fs/<dev>/iostat_info, CONFIG_F2FS_IOSTAT): bytes F2FS read
+  and wrote since its statistics were turned on, by origin, GC's own among them. In
+  Linux 6.1 (fs/f2fs/iostat.c, gc.c, node.c) `[WRITE] fs gc data` and `fs gc node` are
+  the blocks foreground GC writes itself (background GC, the GC thread and Android's
+  urgent pass, only dirties the blocks it moves: they are written back as `fs data`
+  and `fs node`); `[READ] fs gc data` counts GC's reads of files that need post-read
+  processing only (encrypted, verity, compressed), GC's reads of other files count as
+  `fs data`; GC's node reads have no counter of their own.
 - `diskstat.txt` (/sys/block/<dev>/stat): completed reads and writes of the disk.
 - `ars.txt`: the ARS patch's sysfs counters (kernel-patches/README.md), `name value` lines.
 """
@@ -96,6 +104,52 @@ def status_counters(text: str) -> dict[str, int]:
             raise StateError(f"status: no {name} ({pattern})")
         counters[name] = int(match[1])
     return counters
+
+
+IOSTAT_SECTIONS = ("WRITE", "READ", "OTHER")
+# GC's own I/O (iostat_info's section and line), in F2FS blocks: F2FS adds a block's
+# bytes per block it reads or writes.
+IOSTAT_GC = {
+    "gc_data_write_blocks": ("WRITE", "fs gc data"),
+    "gc_node_write_blocks": ("WRITE", "fs gc node"),
+    "gc_read_blocks": ("READ", "fs gc data"),
+}
+
+
+def iostat_bytes(text: str) -> dict[tuple[str, str], int]:
+    """Every `name: bytes` line of an iostat_info dump by (section, name)."""
+    if not text.strip():
+        raise StateError("iostat: empty: F2FS's iostat_enable was off (jobs/ars-lib.sh)")
+    values, section = {}, None
+    for number, line in enumerate(text.splitlines(), start=1):
+        heading = re.fullmatch(r"\[(\w+)\]", line.strip())
+        if heading and heading[1] in IOSTAT_SECTIONS:
+            section = heading[1]
+            continue
+        name, colon, value = line.partition(":")
+        if not colon or not value.strip().isdigit():
+            if line.strip():
+                raise StateError(f"iostat: line {number} is not `name: count`: {line!r}")
+            continue
+        if section:
+            values[(section, name.strip())] = int(value)
+    return values
+
+
+def iostat_gc_blocks(text: str) -> dict[str, int]:
+    """GC's own reads and writes (IOSTAT_GC) of an iostat_info dump, in 4 KiB blocks,
+    with the writes of data and node blocks added up as gc_write_blocks."""
+    values = iostat_bytes(text)
+    blocks = {}
+    for counter, key in IOSTAT_GC.items():
+        if key not in values:
+            raise StateError(f"iostat: no [{key[0]}] {key[1]!r} line")
+        count, rest = divmod(values[key], BLOCK_KIB * 1024)
+        if rest:
+            raise StateError(f"iostat: [{key[0]}] {key[1]!r} is not whole blocks")
+        blocks[counter] = count
+    blocks["gc_write_blocks"] = blocks["gc_data_write_blocks"] + blocks["gc_node_write_blocks"]
+    return blocks
 
 
 def disk_ios(text: str) -> dict[str, int]:

@@ -9,9 +9,13 @@ RUN is the output folder of one scheme's job; KIND says which table:
   the reserved files at Low and High, and the ratio to F2FS at Low.
 - extents (Fig. 4): fragments and extents of the reserved files at Low and High.
 - freespace (Fig. 5): free-space fragments per level (`--bounds-kib`) after aging to
-  High and after the High measurements, and their share of the phase's fragments.
-- gc (Fig. 5): F2FS's GC counters, the disk's I/Os and the ARS counters before and
-  after the High measurements.
+  High, after the GC pass and after the High measurements, and their share of the
+  phase's fragments.
+- gc (Fig. 5): F2FS's GC counters (debugfs status), GC's own reads and writes (F2FS's
+  iostat, in 4 KiB blocks), the disk's I/Os and the ARS counters after the aging
+  (`aged`), after the GC pass (`collected`) and after the High measurements
+  (`measured`); `delta` is the measurement window (measured − collected), the GC "at
+  High" of ARS §V.A, `pass_delta` the pass's own (collected − aged).
 - fragbench (§V.A): where the fragmentation benchmark left the file system.
 - sqlite (Fig. 6; jobs/ars-sqlite.sh): transactions per second of each SQLite trace.
 - apps (Fig. 7; jobs/ars-apps.sh): running time of each app trace per state, and its
@@ -59,7 +63,7 @@ FIO_WORKLOADS = {
     "randwrite": ("rand-write", "write"),
 }
 STATES = ("low", "high")
-PHASES = ("aged", "measured")
+PHASES = ("aged", "collected", "measured")
 BASELINE = "f2fs"
 
 
@@ -178,24 +182,40 @@ def freespace_rows(label: dict, run: Path, bounds: list[int]) -> list[dict]:
     return rows
 
 
+STATE_FILES = {
+    "status.txt": f2fs_state.status_counters,
+    "iostat.txt": f2fs_state.iostat_gc_blocks,
+    "diskstat.txt": f2fs_state.disk_ios,
+    "ars.txt": f2fs_state.ars_counters,
+}
+
+
 def counters(folder: Path) -> dict[str, int]:
-    values = f2fs_state.status_counters((folder / "status.txt").read_text())
-    values.update(f2fs_state.disk_ios((folder / "diskstat.txt").read_text()))
-    values.update(f2fs_state.ars_counters((folder / "ars.txt").read_text()))
+    """The counters of one f2fs_state snapshot; a file that does not parse is named."""
+    values = {}
+    for name, parse in STATE_FILES.items():
+        try:
+            values.update(parse((folder / name).read_text()))
+        except f2fs_state.StateError as error:
+            raise f2fs_state.StateError(f"{folder / name}: {error}") from None
     return values
 
 
 def gc_rows(label: dict, run: Path) -> list[dict]:
-    before, after = (counters(run / "state" / phase) for phase in PHASES)
+    """Each counter at the three snapshots; the window of the GC claims (`delta`) opens
+    after the GC pass, whose own work is `pass_delta`."""
+    aged, collected, measured = (counters(run / "state" / phase) for phase in PHASES)
     return [
         {
             **label,
             "counter": name,
-            "aged": before[name],
-            "measured": after[name],
-            "delta": after[name] - before[name],
+            "aged": aged[name],
+            "collected": collected[name],
+            "measured": measured[name],
+            "pass_delta": collected[name] - aged[name],
+            "delta": measured[name] - collected[name],
         }
-        for name in before
+        for name in aged
     ]
 
 
@@ -324,7 +344,7 @@ COLUMNS = {
     ),
     "extents": ("state", "files", "fragments", "extents", "extents_mean", "extents_max"),
     "freespace": ("phase", "level", "fragments", "share"),
-    "gc": ("counter", "aged", "measured", "delta"),
+    "gc": ("counter", "aged", "collected", "measured", "pass_delta", "delta"),
     "fragbench": ("state", "rounds", "created", "live", "used_percent"),
     "sqlite": (
         "kind",
