@@ -1,14 +1,20 @@
 """Modeled time must not inherit the emulator's pacing (issue 16): a trace captured under
-TCG carries the host's timing, so the tables replay each phase closed loop
-(mobifrag/model/ftl.py). Here a trace's timestamps are stretched ×10 and compressed ×0.1: the
-modeled time and the mean latencies of the closed-loop replay stay put, while those of a
-replay at the trace's own arrival times move (which is what this test would catch).
+TCG carries the host's timing, so the tables replay each phase with its requests issued
+as soon as the trace's own order allows (mobifrag/model/ftl.py). Here a trace's
+timestamps are stretched ×10 and compressed ×0.1: the modeled time and the mean
+latencies of the phase replay and of the closed loop stay put, while those of a replay at
+the trace's own arrival times move (which is what this test would catch).
+
+What the phase replay keeps from the trace is its overlap (issue 40): a request waits
+only for the requests whose completion (blktrace's C) the trace logged before its issue
+(D), so readahead's batch of reads issued together replays in flight together, where the
+closed loop at queue depth 1 served them one after the other.
 
 The traces are synthetic but shaped like the job phases': 4 KiB fsync'd writes each
 followed by a flush, 128 KiB sequential reads and 4 KiB random reads, issued in bursts
-with gaps. Both input paths are covered: ftl-sim's CSV format, and blktrace's binary
-per-CPU files (what the jobs capture), written by `write_blktrace` below, which the table
-tests use too."""
+with gaps, and readahead's batches of 4 KiB reads over a fragmented file. Both input
+paths are covered: ftl-sim's CSV format, and blktrace's binary per-CPU files (what the
+jobs capture), written by `write_blktrace` below, which the table tests use too."""
 
 import random
 import struct
@@ -30,20 +36,48 @@ pytestmark = pytest.mark.skipif(not FTL_SIM.is_file(), reason="ftl-sim is not bu
 BLK_IO_TRACE = struct.Struct("<IIQQIIIIIHH")
 MAGIC = 0x65617400 | 7
 ISSUE = 7  # blkparse's D: the request handed to the driver
+COMPLETE = 8  # blkparse's C: the driver's completion of it
 CATEGORY = {"R": 1 << 0, "W": 1 << 1, "F": 1 << 2}
 
 
 def write_blktrace(folder, requests, cpu=0):
-    """A blktrace folder (trace.blktrace.<cpu>) of issue events for `requests`: (time_ns,
-    op, sector, sectors) with op R (read), W (write), F (flush, no data)."""
+    """A blktrace folder (trace.blktrace.<cpu>) of issue and completion events for
+    `requests`: (time_ns, op, sector, sectors[, completed_ns]) with op R (read), W
+    (write), F (flush, no data); a request without completed_ns completes 1 ns after its
+    issue, before the next is issued (one request in flight at a time)."""
     folder.mkdir(parents=True, exist_ok=True)
+    events = []
+    for time_ns, op, sector, sectors, *done in requests:
+        completed_ns = done[0] if done else time_ns + 1
+        for code, at in ((ISSUE, time_ns), (COMPLETE, completed_ns)):
+            events.append((at, code, op, sector, sectors))
     records = []
-    for sequence, (time_ns, op, sector, sectors) in enumerate(requests):
-        action = CATEGORY[op] << 16 | ISSUE
-        fields = (MAGIC, sequence, time_ns, sector, sectors * SECTOR, action, 1, 0xFD00000, cpu)
+    for sequence, (at, code, op, sector, sectors) in enumerate(sorted(events, key=lambda e: e[0])):
+        action = CATEGORY[op] << 16 | code
+        fields = (MAGIC, sequence, at, sector, sectors * SECTOR, action, 1, 0xFD00000, cpu)
         records.append(BLK_IO_TRACE.pack(*fields, 0, 0))
     (folder / f"trace.blktrace.{cpu}").write_bytes(b"".join(records))
     return folder
+
+
+def readahead_requests(batches=16, batch=32, together=True, seed=5):
+    """Cold reads of a file of 4 KiB pieces scattered over the disk: readahead submits a
+    window of `batch` 4 KiB reads, issued 1 µs apart and completed together 200 µs
+    later (`together`), or each completed before the next is issued."""
+    rng = random.Random(seed)
+    requests, now = [], 0
+    for _ in range(batches):
+        window = [rng.randrange(0, 1 << 20) * 8 for _ in range(batch)]
+        end = now + batch * 1_000 + 200_000
+        for sector in window:
+            if together:
+                requests.append((now, "R", sector, 8, end))
+                now += 1_000
+            else:
+                requests.append((now, "R", sector, 8, now + 5_000))
+                now += 10_000
+        now = max(now, end) + 50_000
+    return requests
 
 
 def phase_like_requests(seed=7, count=600):
@@ -70,12 +104,16 @@ def phase_like_requests(seed=7, count=600):
 
 
 def scaled(requests, factor):
-    return [(round(t * factor), op, sector, sectors) for t, op, sector, sectors in requests]
+    """Every time of `requests` (the issue's, and the completion's where given) × factor."""
+    return [
+        (round(t * factor), op, sector, sectors, *(round(d * factor) for d in done))
+        for t, op, sector, sectors, *done in requests
+    ]
 
 
 def write_csv(path, requests):
     lines = ["time_ns,op,sector,sectors"]
-    lines += [f"{t},{op},{sector},{sectors}" for t, op, sector, sectors in requests]
+    lines += [f"{t},{op},{sector},{sectors}" for t, op, sector, sectors, *_ in requests]
     path.write_text("\n".join(lines) + "\n")
     return path
 
@@ -140,6 +178,41 @@ def test_phase_replay_at_a_queue_depth_ignores_the_trace_pacing(tmp_path, factor
     assert original["time"]["device_busy_us"] < serial["time"]["device_busy_us"]
 
 
+def closed_loop(trace):
+    """The replay the phases had before issue 40: closed loop, one request at a time."""
+    return ftl.summary(
+        FTL_SIM, DEVICE, trace, "--format", "blktrace", "--precondition-fill", "1.0",
+        "--arrivals", "closed",
+    )  # fmt: skip
+
+
+def test_requests_issued_together_replay_faster_than_the_same_requests_serialized(tmp_path):
+    together = write_blktrace(tmp_path / "together", readahead_requests(together=True))
+    serialized = write_blktrace(tmp_path / "serialized", readahead_requests(together=False))
+    overlapped = ftl.replay_phase(FTL_SIM, DEVICE, together)
+    one_by_one = ftl.replay_phase(FTL_SIM, DEVICE, serialized)
+    for op in ("read", "write"):
+        for count in ("count", "bytes"):
+            assert overlapped["requests"][op][count] == one_by_one["requests"][op][count]
+    assert overlapped["replay"]["completions"] == {"matched": 512, "unmatched": 0}
+    # 32 reads in flight spread over the profile's eight planes
+    busy, serial_busy = overlapped["time"]["device_busy_us"], one_by_one["time"]["device_busy_us"]
+    assert busy < 0.5 * serial_busy
+    assert overlapped["time"]["modeled_us"] < one_by_one["time"]["modeled_us"]
+    # The closed loop at queue depth 1 ignores the overlap: both traces take the
+    # serialized trace's time.
+    for trace in (together, serialized):
+        assert closed_loop(trace)["time"]["device_busy_us"] == serial_busy
+
+
+@pytest.mark.parametrize("factor", SCALES)
+def test_the_overlap_of_a_trace_does_not_depend_on_its_pacing(tmp_path, factor):
+    requests = readahead_requests(batches=8, seed=3)
+    original = ftl.replay_phase(FTL_SIM, DEVICE, write_blktrace(tmp_path / "a", requests))
+    other = write_blktrace(tmp_path / "b", scaled(requests, factor))
+    assert_within(measures(ftl.replay_phase(FTL_SIM, DEVICE, other)), measures(original))
+
+
 def test_binary_and_csv_traces_replay_alike(tmp_path):
     requests = phase_like_requests(seed=17)
     binary = ftl.replay_phase(FTL_SIM, DEVICE, write_blktrace(tmp_path / "bt", requests))
@@ -168,3 +241,12 @@ def test_a_phase_without_trace_is_named(tmp_path):
         ftl.replay_phase(FTL_SIM, DEVICE, tmp_path / "never-traced")
     with pytest.raises(ValueError, match="not positive"):
         ftl.replay_phase(FTL_SIM, DEVICE, tmp_path, 0)
+
+
+def test_a_trace_without_completions_is_refused_by_name(tmp_path):
+    folder = tmp_path / "issues-only"
+    folder.mkdir()
+    record = BLK_IO_TRACE.pack(MAGIC, 0, 0, 8, 4096, CATEGORY["R"] << 16 | ISSUE, 1, 0, 0, 0, 0)
+    (folder / "trace.blktrace.0").write_bytes(record)
+    with pytest.raises(ftl.FtlSimError, match="no completion event"):
+        ftl.replay_phase(FTL_SIM, DEVICE, folder)

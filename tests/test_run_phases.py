@@ -1,10 +1,11 @@
 """mobifrag.model.run_phases: every traced phase of a run replayed through the real
-ftl-sim at the queue depth its reports give, and the index the tables read."""
+ftl-sim with the overlap its trace shows and at least the threads its reports give in
+flight, and the index the tables read."""
 
 import json
 
 import pytest
-from test_ftl_closed_loop import DEVICE, FTL_SIM, write_blktrace
+from test_ftl_closed_loop import DEVICE, FTL_SIM, readahead_requests, write_blktrace
 
 from mobifrag.model.run_phases import ModelIndexError, RunModels, main, phase_depths
 
@@ -78,6 +79,26 @@ def test_deeper_queues_model_the_same_requests_in_less_time(tmp_path):
         models.phase(run, "two")
     with pytest.raises(ModelIndexError, match="no phase models given for this run"):
         models.phase(tmp_path, "one")
+
+
+@needs_ftl_sim
+def test_a_phase_replays_the_overlap_its_trace_shows_at_one_thread(tmp_path):
+    # The same reads, once as readahead issued them (32 before any completes), once
+    # one at a time: one thread each, and only the trace tells them apart.
+    run = tmp_path / "run"
+    write_blktrace(run / "blktrace" / "together", readahead_requests(together=True))
+    write_blktrace(run / "blktrace" / "serialized", readahead_requests(together=False))
+    out = tmp_path / "phases.json"
+    assert main([str(run), "--device", str(DEVICE), "--ftl-sim", str(FTL_SIM), "-o", str(out)]) == 0
+    models = RunModels([out])
+    (together, one), (serialized, also_one) = (
+        models.phase(run, "together"),
+        models.phase(run, "serialized"),
+    )
+    assert one == also_one == 1
+    assert together["replay"]["arrivals"] == "overlap"
+    assert together["requests"]["read"]["count"] == serialized["requests"]["read"]["count"]
+    assert together["time"]["modeled_us"] < serialized["time"]["modeled_us"]
 
 
 def test_a_damaged_index_is_named(tmp_path):

@@ -100,12 +100,18 @@ struct ReplayArgs {
     /// Seed of the preconditioning writes.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Arrival times: the trace's, or a closed loop.
+    /// Arrival times: the trace's, a closed loop, or the trace's overlap of
+    /// issues and completions (blktrace and blkparse traces).
     #[arg(long, value_enum, default_value = "trace")]
     arrivals: Arrivals,
     /// Outstanding-request limit (0 = none; closed loop defaults to 1).
     #[arg(long, default_value_t = 0)]
     queue_depth: usize,
+    /// With --arrivals overlap: requests the workload's synchronous threads keep
+    /// in flight whatever the trace shows (a request may go once fewer than
+    /// THREADS are outstanding).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
+    threads: u64,
     /// File -> extent table (fragcheck) for per-file DoP / DoF_P.
     #[arg(long)]
     extents: Option<PathBuf>,
@@ -270,12 +276,38 @@ fn open_source(a: &ReplayArgs, page_size: u32) -> Result<(Box<dyn RequestSource>
         event: a.event,
         uflip_page_sectors: u64::from(page_size) / 512,
     };
+    if a.arrivals == Arrivals::Overlap && a.event != Event::Issue {
+        return Err(Error::Config(
+            "--arrivals overlap pairs issue events with their completions: give --event issue"
+                .into(),
+        ));
+    }
     let mut source = trace::open(a.format, &files, opts)?;
     if !a.remap.is_empty() {
         let remaps = trace::remap::RemapReader::open(&a.remap)?;
         source = Box::new(Merge::new(source, Box::new(remaps)));
     }
     Ok((source, files))
+}
+
+/// The measured trace read once more for its completion events (overlap
+/// arrivals only; formats without completions are refused by name).
+fn open_completions(a: &ReplayArgs, files: &[PathBuf]) -> Result<Option<Box<dyn RequestSource>>> {
+    if a.arrivals != Arrivals::Overlap {
+        return Ok(None);
+    }
+    if !matches!(a.format, Format::Blktrace | Format::Blkparse) {
+        return Err(Error::Config(format!(
+            "--arrivals overlap needs issue and completion events: a {} trace has none \
+             (use a blktrace or blkparse trace, or --arrivals closed)",
+            format!("{:?}", a.format).to_lowercase()
+        )));
+    }
+    let opts = ReadOptions {
+        event: Event::Complete,
+        uflip_page_sectors: 8,
+    };
+    trace::open(a.format, files, opts).map(Some)
 }
 
 /// Replay --precondition-trace (if any) uncounted; returns its request count.
@@ -308,18 +340,24 @@ fn run_replay(a: &ReplayArgs) -> Result<()> {
     }
     let preconditioned = precondition_with_trace(&mut ftl, a, cfg.geometry.page_size)?;
     let (mut source, files) = open_source(a, cfg.geometry.page_size)?;
+    let mut completions = open_completions(a, &files)?;
     let opts = ReplayOptions {
         arrivals: a.arrivals,
         queue_depth: a.queue_depth,
+        threads: usize::try_from(a.threads).unwrap_or(usize::MAX),
+    };
+    let mut run = |log: Option<(&mut dyn Write, &Path)>| match completions.as_mut() {
+        Some(c) => replay::replay_overlap(&mut ftl, source.as_mut(), c.as_mut(), opts, log),
+        None => replay::replay(&mut ftl, source.as_mut(), opts, log),
     };
     let report = match &a.per_request {
         Some(p) => {
             let mut w = create(p)?;
-            let r = replay::replay(&mut ftl, source.as_mut(), opts, Some((&mut w, p)))?;
+            let r = run(Some((&mut w, p)))?;
             w.flush().map_err(|e| Error::io(p, e))?;
             r
         }
-        None => replay::replay(&mut ftl, source.as_mut(), opts, None)?,
+        None => run(None)?,
     };
     if report.requests == 0 {
         let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
@@ -341,6 +379,14 @@ fn run_replay(a: &ReplayArgs) -> Result<()> {
             ),
         );
     }
+    if a.arrivals == Arrivals::Overlap && report.requests > 0 && report.completions == 0 {
+        warn(
+            &mut warnings,
+            "--arrivals overlap: no completion in the trace matched a replayed request, so \
+             only --threads set the overlap"
+                .into(),
+        );
+    }
     if a.drain_cache {
         let end = ftl.requests.last_completion;
         ftl.drain_map_cache(end)?;
@@ -356,6 +402,7 @@ fn run_replay(a: &ReplayArgs) -> Result<()> {
         format: format!("{:?}", a.format).to_lowercase(),
         arrivals: a.arrivals,
         queue_depth: a.queue_depth,
+        threads: (a.arrivals == Arrivals::Overlap).then_some(a.threads),
         precondition_fill: a.precondition_fill,
         precondition_random_writes: random,
         precondition_trace_requests: preconditioned,

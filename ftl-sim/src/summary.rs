@@ -44,6 +44,12 @@ pub struct ReplayInfo {
     pub format: String,
     pub arrivals: Arrivals,
     pub queue_depth: usize,
+    /// Overlap arrivals: the requests kept in flight whatever the trace shows.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub threads: Option<u64>,
+    /// Overlap arrivals: how the trace's completion events matched its issues.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub completions: Option<CompletionInfo>,
     pub requests: u64,
     pub skipped_events: u64,
     pub reordered: u64,
@@ -56,6 +62,14 @@ pub struct ReplayInfo {
     /// What was accepted but looks wrong (also printed on standard error):
     /// an empty trace, timestamps going back, unknown ssd.conf keys.
     pub warnings: Vec<String>,
+}
+
+#[derive(Serialize)]
+pub struct CompletionInfo {
+    /// Completions matched to a replayed request (by op, sector and length).
+    pub matched: u64,
+    /// Completions of no request issued before them.
+    pub unmatched: u64,
 }
 
 #[derive(Serialize)]
@@ -161,6 +175,7 @@ pub struct RunInfo {
     pub format: String,
     pub arrivals: Arrivals,
     pub queue_depth: usize,
+    pub threads: Option<u64>,
     pub precondition_fill: f64,
     pub precondition_random_writes: u64,
     pub precondition_trace_requests: u64,
@@ -215,6 +230,11 @@ pub fn build(ftl: &Ftl, run: RunInfo, report: &ReplayReport, dop: Option<DopSumm
             format: run.format,
             arrivals: run.arrivals,
             queue_depth: run.queue_depth,
+            threads: run.threads,
+            completions: run.threads.map(|_| CompletionInfo {
+                matched: report.completions,
+                unmatched: report.unmatched_completions,
+            }),
             requests: report.requests,
             skipped_events: report.skipped_events,
             reordered: report.reordered,

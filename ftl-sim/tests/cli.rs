@@ -559,3 +559,100 @@ fn precondition_trace_places_data_without_counting_it() {
     assert_eq!(v["replay"]["precondition_trace_requests"], 0);
     assert!(row.starts_with("f.db,8,0,"), "{row}");
 }
+
+fn gen_reads(dir: &Path, gap_ns: &str) -> PathBuf {
+    let t = dir.join(format!("gap{gap_ns}"));
+    std::fs::create_dir_all(&t).unwrap();
+    let g = bin()
+        .args([
+            "gen",
+            "--op",
+            "read",
+            "--count",
+            "400",
+            "--region-bytes",
+            "8000000",
+        ])
+        .args(["--format", "blktrace", "--gap-ns", gap_ns, "-o"])
+        .arg(t.join("t.blktrace.0"))
+        .output()
+        .unwrap();
+    assert!(g.status.success(), "{}", stderr(&g));
+    t
+}
+
+fn device_busy_us(dev: &Path, trace: &Path, extra: &[&str]) -> (f64, serde_json::Value) {
+    let mut args = vec!["--precondition-fill", "1.0"];
+    args.extend_from_slice(extra);
+    let o = replay(dev, "blktrace", trace, &args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let s: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    (s["time"]["device_busy_us"].as_f64().unwrap(), s)
+}
+
+#[test]
+fn overlap_arrivals_keep_the_traces_issues_before_completions() {
+    let d = tmpdir("overlap");
+    let dev = profile(&d);
+    // gen's requests: issued 1 µs and completed 50 µs after their time; 0 apart,
+    // every request is issued before any completes; 100 µs apart, none overlap.
+    let together = gen_reads(&d, "0");
+    let apart = gen_reads(&d, "100000");
+    let (overlapping, s) = device_busy_us(&dev, &together, &["--arrivals", "overlap"]);
+    assert_eq!(s["replay"]["arrivals"], "overlap");
+    assert_eq!(s["replay"]["threads"], 1);
+    assert_eq!(s["replay"]["completions"]["matched"], 400);
+    assert_eq!(s["replay"]["completions"]["unmatched"], 0);
+    let (serialized, _) = device_busy_us(&dev, &apart, &["--arrivals", "overlap"]);
+    assert!(
+        overlapping < 0.5 * serialized,
+        "{overlapping} vs {serialized}"
+    );
+    // The closed loop at queue depth 1 gives both traces the serialized time.
+    let (closed_together, s) = device_busy_us(&dev, &together, &["--arrivals", "closed"]);
+    assert!(s["replay"].get("completions").is_none());
+    let (closed_apart, _) = device_busy_us(&dev, &apart, &["--arrivals", "closed"]);
+    assert_eq!(closed_together, closed_apart);
+    assert_eq!(closed_apart, serialized);
+    // --threads: that many requests in flight even where the trace has none.
+    let threads = ["--arrivals", "overlap", "--threads", "4"];
+    let (four, _) = device_busy_us(&dev, &apart, &threads);
+    let (closed_four, _) = device_busy_us(
+        &dev,
+        &apart,
+        &["--arrivals", "closed", "--queue-depth", "4"],
+    );
+    assert!(four <= closed_four, "{four} vs {closed_four}");
+    assert!(four < serialized);
+}
+
+#[test]
+fn overlap_arrivals_need_completions_and_say_so() {
+    let d = tmpdir("overlap-refused");
+    let dev = profile(&d);
+    let t = d.join("t.csv");
+    std::fs::write(&t, "0,R,0,8\n").unwrap();
+    let o = replay(&dev, "csv", &t, &["--arrivals", "overlap"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("a csv trace has none"),
+        "{}",
+        stderr(&o)
+    );
+    let trace = gen_reads(&d, "0");
+    let o = replay(
+        &dev,
+        "blktrace",
+        &trace,
+        &["--arrivals", "overlap", "--event", "queue"],
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("give --event issue"), "{}", stderr(&o));
+    let o = replay(
+        &dev,
+        "blktrace",
+        &trace,
+        &["--arrivals", "overlap", "--threads", "0"],
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+}

@@ -30,9 +30,10 @@ def summary(ftl_sim: Path, device: Path, trace: Path, *options: str) -> dict:
 
 
 def replay(ftl_sim: Path, device: Path, blktrace_dir: Path, *options: str) -> dict:
-    """ftl-sim's JSON summary of replaying blktrace_dir closed-loop (one request at a
-    time, as the synchronous workloads issue them) on a device written once
-    beforehand, so every read finds mapped pages; `options` add ftl-sim flags."""
+    """ftl-sim's JSON summary of replaying blktrace_dir on a device written once
+    beforehand, so every read finds mapped pages, with the requests in flight the trace
+    shows (`--arrivals overlap`: a request waits only for those whose completion the
+    trace logged before its issue); `options` add ftl-sim flags."""
     try:
         return summary(
             ftl_sim,
@@ -43,7 +44,7 @@ def replay(ftl_sim: Path, device: Path, blktrace_dir: Path, *options: str) -> di
             "--precondition-fill",
             "1.0",
             "--arrivals",
-            "closed",
+            "overlap",
             *options,
         )
     except FtlSimError as error:
@@ -74,20 +75,20 @@ def times_ms(summary: dict) -> dict[str, str]:
     }
 
 
-def replay_phase(ftl_sim: Path, device: Path, blktrace_dir: Path, queue_depth: int = 1) -> dict:
-    """`replay` of one job phase's blktrace folder, closed loop at the workload's own
-    queue depth: synchronous I/O keeps one request outstanding per thread, so a phase
-    run by N threads replays with N requests in flight, and the trace's timestamps (the
-    emulator's pacing) only order the requests."""
-    if queue_depth < 1:
-        raise ValueError(f"queue depth {queue_depth} is not positive")
+def replay_phase(ftl_sim: Path, device: Path, blktrace_dir: Path, threads: int = 1) -> dict:
+    """`replay` of one job phase's blktrace folder with the overlap its trace shows
+    (readahead's requests issued together stay in flight together) and never fewer
+    requests in flight than the workload's synchronous threads keep (a slow guest may
+    serialize threads a phone would overlap); the trace's timestamps (the emulator's
+    pacing) only order the requests."""
+    if threads < 1:
+        raise ValueError(f"thread count {threads} is not positive")
     if not Path(blktrace_dir).is_dir():
         raise FtlSimError(
             f"{blktrace_dir} is missing: no block trace of this phase (a run from before its"
             " job traced it? run the job again)"
         )
-    options = ("--queue-depth", str(queue_depth)) if queue_depth > 1 else ()
-    return replay(ftl_sim, device, blktrace_dir, *options)
+    return replay(ftl_sim, device, blktrace_dir, "--threads", str(threads))
 
 
 def modeled_seconds(summary: dict) -> float:

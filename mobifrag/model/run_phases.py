@@ -5,9 +5,12 @@
         [--depth PHASE N] -o phases.json
 
 RUN's guest job traced each measured phase into RUN/blktrace/<phase>/. Each phase is
-replayed through ftl-sim on the device profile closed loop on a device written once
-(model.ftl.replay_phase), with as many requests in flight as threads issued it: the
-workloads do synchronous I/O, one request outstanding per thread. The thread count of a
+replayed through ftl-sim on the device profile on a device written once
+(model.ftl.replay_phase) with the requests in flight its trace shows: a request waits
+only for those whose completion the trace logged before its issue, so readahead's
+requests issued together stay in flight together. The workloads do synchronous I/O, one
+request outstanding per thread, so a phase never has fewer requests in flight than the
+threads that issued it, even where the slow guest serialized them. The thread count of a
 phase comes from the report of the tool that ran it:
 
 - `--fio PATTERN`: fio's reports RUN/fio/<report>.json; the phase named PATTERN with
@@ -18,8 +21,9 @@ phase comes from the report of the tool that ran it:
 - `--depth PHASE N`: a phase whose thread count the workload fixes (a config value).
 
 A phase no report names ran on one thread (the job's own shell: creating files,
-Postmark). The output keeps, per phase, the queue depth and ftl-sim's summary; the
-tables read it (`RunModels`) and run no simulator.
+Postmark). The output keeps, per phase, its thread count (`queue_depth`, the requests
+in flight at the least) and ftl-sim's summary; the tables read it (`RunModels`) and run
+no simulator.
 """
 
 from __future__ import annotations

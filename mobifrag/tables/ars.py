@@ -8,12 +8,13 @@ RUN is the output folder of jobs/ars-motivation.sh or jobs/ars-blocksize.sh: a
 blktrace of each read under blktrace/read-<case>-<run>/ and a fragcheck snapshot of
 that file per case under snapshot/<case>/. One row per run label and case: the file's
 fragments and extents (fragment_tables' definitions), its DoF, then the read on the
-device model — each read's trace replayed through ftl-sim closed loop (one request at a
-time, as `cat` reads) on the device profile, a job of rule ftl_replay_phase whose
-summary this module reads; the columns are those of the run with the
-median modeled time: its block requests, bytes read and written, flushes, `device_ms`,
-`modeled_ms` (device time + the profile's host overhead per request) and
-`modeled_mib_s` (the file's bytes over the modeled time) — and their wall-time twins,
+device model — each read's trace replayed through ftl-sim on the device profile with
+the requests in flight the trace shows (readahead's requests issued together stay in
+flight together), a job of rule ftl_replay_phase whose summary this module reads; the
+columns are those of the run with the median modeled time: its block requests, bytes
+read and written, flushes, `device_ms`, `modeled_ms` (device time + the profile's host
+overhead per request) and `modeled_mib_s` (the file's bytes over the modeled time) —
+and their wall-time twins,
 measured where the job ran: `wall_ms`, the median over the reads (a TCG guest on a
 shared host now and then stalls one read), and `wall_mib_s`, the bandwidth it gives. On
 an emulator only the modeled columns say anything about a phone. A run label with a

@@ -25,9 +25,9 @@ RUN is the output folder of one scheme's job; KIND says which table:
 The four tables of speed (throughput, sqlite, apps, create) are judged on the device
 model: the job traced each measured phase (blktrace/<phase>/: a fio run, an SQLite
 trace, an app's replay, the creation of the reserved files), and rule ftl_replay_run
-replayed each trace through ftl-sim on the device profile closed loop at the workload's
-own queue depth (one request in flight per thread; mobifrag.model.run_phases), so the
-emulator's pacing does not leak into the model; `--model` gives each run's kept index.
+replayed each trace through ftl-sim on the device profile with the requests in flight
+the trace shows and never fewer than the workload's threads (mobifrag.model.run_phases),
+so the emulator's pacing does not leak into the model; `--model` gives each run's kept index.
 Their columns: the phase's block requests, bytes read and written, flushes, `device_ms`
 and `modeled_ms` (device time + the profile's host overhead per request), the modeled
 metric (`modeled_mib_s`: the bytes fio moved over the modeled time; `modeled_tps`;

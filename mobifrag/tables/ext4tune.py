@@ -13,8 +13,9 @@ records, one process), FFSB's four tests run by filebench
 per second per thread), Postmark's reads and its writes (one run, two rows) — judged on
 the device model: the job traced every run (blktrace/iozone-<test>/,
 blktrace/filebench-<mix>/, blktrace/postmark/), and rule ftl_replay_run replayed its
-trace through ftl-sim on the device profile closed loop with one request in flight per
-thread (`--model`: each run's kept index). Columns: the run's threads (its queue depth),
+trace through ftl-sim on the device profile with the requests in flight the trace shows
+and never fewer than one per thread (`--model`: each run's kept index). Columns: the
+run's threads (its queue depth),
 `workload_bytes` (what the benchmark moved in the row's direction: what IOzone reports
 each process moved, "Min xfer", times its processes; filebench's count of whole-file
 reads or writes in its summary times the fileset's file size in the workload it ran; the

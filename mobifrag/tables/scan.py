@@ -2,13 +2,14 @@
 of `jobs/scan.sh` runs, and per repetition a linear fit t = a·DoF + b.
 
     python -m mobifrag.tables.scan --run 1 REP1_DIR --run 2 REP2_DIR \
-        --model 1 holes-000004k rep-1/model/holes-000004k/ftl_fill100_closed.json ... \
+        --model 1 holes-000004k rep-1/model/holes-000004k/ftl_fill100_overlap.json ... \
         --table scan.csv --fit fit.csv
 
 Times per row: `modeled_ms` (ftl-sim's device busy time for the captured read trace,
-replayed closed-loop — cat reads one request at a time — on a device whose logical
-space was written once, plus the profile's per-request host overhead; each replay is a
-job of rule ftl_replay_phase, whose summary this module reads) and `wall_ms`
+replayed with the requests in flight the trace shows — readahead submits a window's
+requests together, 32 of them over 4 KiB pieces — on a device whose logical space was
+written once, plus the profile's per-request host overhead; each replay is a job of rule
+ftl_replay_phase, whose summary this module reads) and `wall_ms`
 (the read's wall time where it ran: the emulator's guest, or the phone).
 """
 

@@ -3,7 +3,7 @@ and repetition of `jobs/user-latency.sh` runs: one run per aged state, repeated 
 phone (config `repeated_on_hardware`), where wall time varies from run to run.
 
     python -m mobifrag.tables.user_latency --run no 1 RUN_DIR --run severe 1 RUN_DIR ... \
-        --model no 1 launch-chrome model/launch-chrome/ftl_fill100_closed.json ... \
+        --model no 1 launch-chrome model/launch-chrome/ftl_fill100_overlap.json ... \
         --table latency.csv
 
 Phases: `install` (the app's install trace replayed: APK written, files extracted, each
@@ -11,7 +11,8 @@ written then fsync'ed), `launch` (the app's APK, compiled code, libraries and da
 read cold) and `sqlite` (the tile-cache query log replayed cold; app `tiles`). Per row:
 the files of the app's launch set (the tile database for `sqlite`), their fragments and
 DoF after the run (fragcheck), the block requests of the phase's trace, `modeled_ms`
-(ftl-sim's device time, closed loop, plus the profile's per-request host overhead; each
+(ftl-sim's device time, with the requests in flight the trace shows, plus the
+profile's per-request host overhead; each
 phase's replay is a job of rule ftl_replay_phase, whose summary this module reads) and
 `wall_ms` (the phase's wall time where it ran: the emulator's guest, or the phone).
 """

@@ -6,9 +6,11 @@ import re
 
 from mobifrag.workloads.ext4tune import FILEBENCH_MIXES, IOZONE_TESTS
 
-# Every phase of a synchronous workload replays closed loop on a device written once
-# (the ftl_replay_phase jobs; variant tokens of rules/infra/model.smk).
-PHASE_REPLAY = "_fill100_closed"
+# Every phase replays on a device written once with the requests in flight its trace
+# shows: each waits only for those the trace completed before issuing it, so readahead's
+# batch stays in flight together (the ftl_replay_phase jobs; variant tokens of
+# rules/infra/model.smk).
+PHASE_REPLAY = "_fill100_overlap"
 
 
 def phase_summary(w, run, phase, variant=""):
@@ -17,9 +19,9 @@ def phase_summary(w, run, phase, variant=""):
     return results(f"{run}/model/{phase}/ftl{PHASE_REPLAY}{variant}.json").format(**w)
 
 
-# Every traced phase of a whole run, each at the queue depth its reports give (the
-# ftl_replay_run jobs): where the reports of each experiment's runs are and which phase
-# each names (mobifrag.model.run_phases), by the folder that holds the runs.
+# Every traced phase of a whole run, each with at least the threads its reports give in
+# flight (the ftl_replay_run jobs): where the reports of each experiment's runs are and
+# which phase each names (mobifrag.model.run_phases), by the folder that holds the runs.
 RUN_MODELS = "model/phases.json"
 RUN_PHASE_DEPTHS = {
     "ars/eval/fragbench": "--fio '{report}'",

@@ -11,12 +11,15 @@
 #   ftl-remap{variant}.json replay of trace + remap.csv
 #   ftl{variant}.dop.csv    per-file DoP / DoF_P after the replay (+ .dop.json summary)
 #   model/{phase}/ftl{variant}.json  replay of one job phase's trace, blktrace/{phase}/
-#   model/phases.json       every phase of the run, each at its threads' queue depth
+#   model/phases.json       every phase of the run, with the overlap its trace shows and
+#                           at least its threads in flight
 # {variant} is empty or a list of "_token"s: cache<N>k (map cache of N KiB),
 # tpage | entry (cache mode), fill<P> (P % of the space written sequentially
 # first), aged<P> (then P % of the logical pages overwritten at random, so GC
-# is active), closed (closed-loop replay, queue depth 1), qd<N> (queue-depth limit).
-# Example: results/emulator-emmc/quick/dispersed/ext4/rep-1/model/read-16/ftl_fill100_closed_cache16k.json
+# is active), closed (closed-loop replay, queue depth 1), overlap (the trace's own
+# overlap: a request waits for what the trace completed before issuing it), qd<N>
+# (queue-depth limit).
+# Example: results/emulator-emmc/quick/dispersed/ext4/rep-1/model/read-16/ftl_fill100_overlap_cache16k.json
 
 import re
 from pathlib import Path
@@ -32,6 +35,7 @@ FTL_TOKENS = {
         str(int(m.group(1)) / 100),
     ],
     r"closed": lambda m: ["--arrivals", "closed"],
+    r"overlap": lambda m: ["--arrivals", "overlap"],
     r"qd(\d+)": lambda m: ["--queue-depth", m.group(1)],
 }
 
@@ -98,8 +102,9 @@ rule ftl_replay_phase:
         " -o {output} {input.run}/blktrace/{wildcards.phase} 2> {log}"
 
 
-# Runs whose phases replay at the queue depth of the threads that issued them, which
-# only the run's own reports tell (mobifrag.model.run_phases; RUN_PHASE_DEPTHS).
+# Runs whose phases replay with the overlap their traces show and never fewer requests in
+# flight than the threads that issued them, which only the run's own reports tell
+# (mobifrag.model.run_phases; RUN_PHASE_DEPTHS).
 rule ftl_replay_run:
     input:
         run=lambda w: on_platform("{experiment}", w),

@@ -43,6 +43,7 @@ fuzz_target!(|data: &[u8]| {
             Arrivals::Closed
         },
         queue_depth: usize::from((flags >> 2) & 3),
+        ..ReplayOptions::default()
     };
     let _ = replay(&mut ftl, &mut src, opts, None);
     assert_eq!(ftl.check_invariants(), Ok(()));

@@ -76,6 +76,7 @@ pub fn run_closed(ftl: &mut Ftl, reqs: Vec<Request>) {
     let opts = ReplayOptions {
         arrivals: Arrivals::Closed,
         queue_depth: 1,
+        ..ReplayOptions::default()
     };
     replay(ftl, &mut VecSource::new(reqs), opts, None).expect("replay");
 }
