@@ -77,7 +77,7 @@ def check_dataset(name: str, y: np.ndarray, test_share: float) -> None:
     if counts.min() < 2:
         raise SelectionError(
             f"{name}: labels reserve=0/1 occur {counts[0]}/{counts[1]} times; both are "
-            "needed at least twice (check written_many_more_than and the replay's DoF table)"
+            "needed at least twice (check fragmented_dof_above and the replay's DoF table)"
         )
     if not 0 < test_share < 1:
         raise SelectionError(f"test_share {test_share} is not between 0 and 1")
