@@ -3,10 +3,11 @@
 # (Low: pristine; Moderate: the fragmentation benchmark fills to FILL %), then per app of
 # APPS in order, the app's reserved files (SELECTION/<app>/reserved.txt) are created
 # with user.ars and the app's traces (TRACES/<app>/traces/*.iotrace) are replayed with
-# the same list as --mark-list. Config ars_eval.apps_traces picks both: Mobibench's real
-# traces, imported, with their written-many files, or the scenario traces with the
-# decision tree's list (rules/common/runs.smk). A reserved file the trace (or SQLite)
-# deletes and recreates gets user.ars again before its first write. Outputs:
+# the same list as --mark-list. The traces are Mobibench's real ones, imported; config
+# ars_eval.apps_traces picks the list: their written-many files, or the ARS selection's
+# decision-tree list learned from the same traces (rules/common/runs.smk). A reserved
+# file the trace (or SQLite) deletes and recreates gets user.ars again before its first
+# write. Outputs:
 # ./replay/<state>-<app>.json (the agent's seconds) with the app's blktrace in
 # ./blktrace/<state>-<app>/ (its reserved files' creation in
 # ./blktrace/create-apps-<state>-<app>/), ./marked-<state>-<app>.json, ./create.tsv,

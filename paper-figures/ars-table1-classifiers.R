@@ -1,5 +1,6 @@
-# ARS Table I: precision, recall and accuracy of five classifiers that decide which files
-# get reserved space, mean (bar) and standard deviation (whisker) over the random splits.
+# ARS Table I: precision, recall, accuracy and balanced accuracy of five classifiers that
+# decide which files get reserved space, mean (bar) and standard deviation (whisker) over
+# the random splits.
 source(file.path(
   dirname(sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))), "theme.R"
 ))
@@ -7,7 +8,8 @@ source(file.path(
 args <- figure_args(1)
 table1 <- read_table(args$tables[[1]])
 table1$model <- ars_model_names(table1$model)
-table1$metric <- factor(table1$metric, levels = c("precision", "recall", "accuracy"))
+metrics <- c("precision", "recall", "accuracy", "balanced_accuracy")
+table1$metric <- factor(table1$metric, levels = metrics, labels = sub("_", " ", metrics))
 
 plot <- ggplot(table1, aes(model, mean, fill = metric)) +
   geom_col(position = position_dodge(width = 0.8), width = 0.75) +
@@ -16,7 +18,7 @@ plot <- ggplot(table1, aes(model, mean, fill = metric)) +
     position = position_dodge(width = 0.8), width = 0.25
   ) +
   facet_wrap(~app, ncol = 1) +
-  scale_fill_manual(values = palette_for(3)) +
+  scale_fill_manual(values = palette_for(length(metrics))) +
   coord_cartesian(ylim = c(0, 1)) +
   labs(x = NULL, y = "mean over splits", fill = NULL) +
   theme_mobifrag()

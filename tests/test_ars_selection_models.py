@@ -1,17 +1,26 @@
 """Classifier comparison (ARS Tables I–II) and the decision tree's selection list."""
 
 import csv
+import json
 import random
 
+import numpy as np
 import pytest
 
 from mobifrag.workloads.ars_selection.__main__ import main
-from mobifrag.workloads.ars_selection.models import METRICS, MODELS, SelectionError, compare
+from mobifrag.workloads.ars_selection.models import (
+    METRICS,
+    MODELS,
+    SelectionError,
+    compare,
+    divisions,
+    matrix,
+    scores,
+)
 from mobifrag.workloads.ars_selection.select import decide, reserved_paths
 from mobifrag.workloads.ars_selection.tables import table1, table2
 
 PARAMS = {
-    "written_many_more_than": 100,
     "fragmented_dof_above": 1.0,
     "splits": 3,
     "test_share": 0.25,
@@ -38,7 +47,7 @@ def dataset(n=60, seed=3):
         reserve = int(writes > 150) if rng.random() > 0.1 else int(writes <= 150)
         rows.append(
             {
-                "path": f"f{i:03d}",
+                "descriptor": i,
                 "size_bytes": rng.randrange(4096, 1 << 20),
                 "write_interval_s": rng.random() * 300,
                 "write_requests": writes,
@@ -72,6 +81,7 @@ def test_tables_hold_every_model_and_metric():
         (app, m, metric) for app in ("fb", "tw") for m in MODELS for metric in METRICS
     }
     assert all(r["splits"] == PARAMS["splits"] for r in t1)
+    assert all(r["test_files"] == "15" for r in t1)  # a quarter of 60, rounded up
     assert all(0 <= float(r["mean"]) <= 1 for r in t1)
     t2 = table2(rows)
     assert {(r["app"], r["model"]) for r in t2} == {(a, m) for a in ("fb", "tw") for m in MODELS}
@@ -92,41 +102,64 @@ def test_unknown_hyper_parameter_is_named():
         compare("app", dataset(), params, 1)
 
 
-def test_tree_picks_the_written_many_files():
+def files_of(rows):
+    """Two replayed files per descriptor, as a Mobibench descriptor opened twice."""
+    return [
+        {"descriptor": r["descriptor"], "path": f"mg/temp_{r['descriptor']}_{n}.dat"}
+        for r in rows
+        for n in (0, 1)
+    ]
+
+
+def test_tree_reserves_every_file_of_the_descriptors_it_picks():
     rows = [{**r, "reserve": int(r["write_requests"] > 150)} for r in dataset()]
     decisions = decide("app", rows, PARAMS, 1)
-    expected = sorted(r["path"] for r in rows if r["write_requests"] > 150)
-    assert reserved_paths(decisions) == expected
+    picked = [r["descriptor"] for r in rows if r["write_requests"] > 150]
+    expected = sorted(f"mg/temp_{d}_{n}.dat" for d in picked for n in (0, 1))
+    assert reserved_paths(decisions, files_of(rows)) == expected
 
 
 def test_select_command_writes_list_and_decisions(tmp_path):
-    table = tmp_path / "dataset.csv"
     rows = [{**r, "reserve": int(r["write_requests"] > 150)} for r in dataset()]
-    with open(table, "w", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
-        writer.writeheader()
-        writer.writerows(rows)
+    for name, table in (("dataset.csv", rows), ("files.csv", files_of(rows))):
+        with open(tmp_path / name, "w", newline="") as handle:
+            writer = csv.DictWriter(handle, fieldnames=list(table[0]))
+            writer.writeheader()
+            writer.writerows(table)
     params = tmp_path / "params.json"
-    params.write_text(__import__("json").dumps(PARAMS))
-    args = ["select", "--app", "x", "--dataset", str(table), "--params", str(params)]
+    params.write_text(json.dumps(PARAMS))
+    args = ["select", "--app", "x", "--dataset", str(tmp_path / "dataset.csv")]
+    args += ["--files", str(tmp_path / "files.csv"), "--params", str(params)]
     args += ["--seed", "1", "--decisions", str(tmp_path / "d.csv")]
     assert main(args + ["--reserved", str(tmp_path / "reserved.txt")]) == 0
     listed = (tmp_path / "reserved.txt").read_text().split()
-    assert listed == sorted(r["path"] for r in rows if r["reserve"])
+    reserved = [r["descriptor"] for r in rows if r["reserve"]]
+    assert listed == sorted(f"mg/temp_{d}_{n}.dat" for d in reserved for n in (0, 1))
     with open(tmp_path / "d.csv", newline="") as handle:
         decided = list(csv.DictReader(handle))
     assert len(decided) == len(rows) and "decision" in decided[0]
 
 
-def test_a_path_is_reserved_when_most_of_its_files_are():
-    decisions = [
-        {"path": "journal", "decision": 1},
-        {"path": "journal", "decision": 0},
-        {"path": "journal", "decision": 0},
-        {"path": "db", "decision": 1},
-        {"path": "db", "decision": 1},
-        {"path": "db", "decision": 0},
-        {"path": "tie", "decision": 1},
-        {"path": "tie", "decision": 0},
-    ]
-    assert reserved_paths(decisions) == ["db"]
+def test_balanced_accuracy_sees_through_the_majority_label():
+    """Never reserving scores the majority's share as accuracy but 0.5 balanced."""
+    truth = np.array([0] * 99 + [1])
+    never = np.zeros(100, dtype=int)
+    got = scores(truth, never, "weighted")
+    assert got["accuracy"] == pytest.approx(0.99)
+    assert got["balanced_accuracy"] == pytest.approx(0.5)
+    assert scores(truth, truth, "weighted")["balanced_accuracy"] == 1
+
+
+def test_paper_sized_data_set_splits_stratified():
+    """91 files (Mobibench's Facebook descriptors), 20 labelled reserve: every split holds
+    out 23 files (ARS Table I's test sets) with the label shares of the whole."""
+    rows = dataset(n=91, seed=5)
+    positives = set(random.Random(2).sample(range(91), 20))
+    x, y = matrix([{**r, "reserve": int(i in positives)} for i, r in enumerate(rows)])
+
+    def held_out(stratify):
+        params = {**PARAMS, "splits": 10, "stratify": stratify}
+        return [(len(t), int(t.sum())) for *_, t in divisions(x, y, params, 1)]
+
+    assert held_out(True) == [(23, 5)] * 10
+    assert len(set(held_out(False))) > 1

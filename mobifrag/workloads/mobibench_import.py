@@ -96,6 +96,7 @@ class ImportResult:
     calls: list[Call]
     ops: list[Op] = field(default_factory=list)
     skipped: Counter = field(default_factory=Counter)
+    descriptors: dict[str, int] = field(default_factory=dict)  # file made → its open's fd
 
     def summary(self) -> dict:
         return {
@@ -197,6 +198,7 @@ def convert(calls: list[Call], directory: str = DEFAULT_DIR) -> ImportResult:
             path = f"{directory}/{base}" if directory else base
             table[fd] = OpenFile(path)
             sizes[path] = 0
+            result.descriptors[path] = fd
             emit("create", path)
             continue
         if name == "close":

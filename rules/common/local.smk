@@ -24,7 +24,6 @@ localrules:
     treat_journal_traces,
     treat_sqlite_prealloc_trace,
     ars_eval_sqlite_traces,
-    ars_selection_trace,
     ext4tune_aging_trace,
     user_latency_aging_trace,
     user_latency_install_traces,

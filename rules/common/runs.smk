@@ -281,19 +281,24 @@ def ars_eval(scale):
 
 
 # Fig. 7's app traces (config ars_eval.apps_traces): Mobibench's real traces, imported,
-# with their written-many files reserved, or the ARS selection's scenario traces with the
-# decision tree's list. Both folders hold <app>/traces/*.iotrace and <app>/reserved.txt
-# (the reserved lists of the selection under the platform's runs).
+# with their written-many files reserved (`mobibench`) or with the ARS selection's
+# decision-tree list (`selection`, learned from the same traces). Both folders hold
+# <app>/reserved.txt (the selection's under the platform's runs); the traces are
+# <app>/traces/*.iotrace of the Mobibench folder.
 ARS_EVAL_MOBIBENCH = f"{ARS_EVAL}/mobibench"
+
+
+def mobibench_folder(app):
+    """The folder of the data root the converted Mobibench trace of app writes in."""
+    return f"mobigen_temp/{app}"
 
 
 def ars_eval_apps_source(w):
     """(folder of each app's reserved.txt, folder of each app's traces/) for one run."""
+    traces = workloads(ARS_EVAL_MOBIBENCH).format(scale=w.scale)
     if config["ars_eval"]["apps_traces"] == "mobibench":
-        folder = workloads(ARS_EVAL_MOBIBENCH).format(scale=w.scale)
-        return folder, folder
-    selection = platform_runs(ARS_SELECTION).format(**w)
-    return selection, workloads(ARS_SELECTION).format(scale=w.scale)
+        return traces, traces
+    return platform_runs(ARS_SELECTION).format(**w), traces
 
 
 def ars_eval_apps_inputs(w):

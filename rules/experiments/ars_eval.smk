@@ -124,10 +124,11 @@ rule ars_eval_mobibench_trace:
     params:
         python=PYTHON,
         more_than=config["ars_selection"]["written_many_more_than"],
+        folder=lambda w: mobibench_folder(w.app),
     shell:
         "mkdir -p {output.traces} && {params.python} -m mobifrag.workloads mobibench"
         " --in {input} --out {output.traces}/01-{wildcards.app}.iotrace"
-        " --dir mobigen_temp/{wildcards.app} --reserved {output.reserved}"
+        " --dir {params.folder} --reserved {output.reserved}"
         " --written-many-more-than {params.more_than} > {log} 2>&1"
 
 

@@ -1,35 +1,14 @@
-# ARS reserved-file selection (ARS §IV.A, Tables I–II): each app's scenario trace is
-# replayed on a fresh file system in the guest and snapshotted; per-file features come
-# from the trace, labels from the trace and the measured DoF; five classifiers are
-# compared over seeded random splits; the decision tree writes the reserved-file list.
-# ARS reserved-file selection.
-
-
-rule ars_selection_trace:
-    input:
-        model=Path(config["autoage"]["models"], "{app}.yaml"),
-    output:
-        directory(workloads(f"{ARS_SELECTION}/{{app}}/traces")),
-    log:
-        workloads("logs/ars-selection-trace-{app}.log"),
-    wildcard_constraints:
-        app="[a-z]+",
-    params:
-        python=PYTHON,
-        seed=config["seed"],
-        sessions=lambda w: ars_selection_scale(w.scale)["sessions"],
-        size_scale=lambda w: app_size_scale(ars_selection_scale(w.scale)["disk_mib"]),
-    shell:
-        "mkdir -p {output} && {params.python} -m mobifrag.workloads scenario"
-        " --model {input.model} --seed {params.seed} --sessions {params.sessions}"
-        " --size-scale {params.size_scale} --out {output}/01-{wildcards.app}.iotrace"
-        " > {log} 2>&1"
+# ARS reserved-file selection (ARS §IV.A, Tables I–II): each app's Mobibench trace (the
+# paper's, converted by rule ars_eval_mobibench_trace) is replayed on a fresh file system
+# in the guest and snapshotted; per-descriptor features come from the trace, the label
+# from the DoF measured after the replay; five classifiers are compared over seeded
+# stratified splits; the decision tree writes the reserved-file list.
 
 
 use rule guest_job as ars_selection_replay with:
     input:
         unpack(guest_inputs("jobs/replay-traces.sh")),
-        traces=workloads(f"{ARS_SELECTION}/{{app}}/traces"),
+        traces=workloads(f"{ARS_EVAL_MOBIBENCH}/{{app}}/traces"),
     output:
         out=directory(platform_runs(f"{ARS_SELECTION}/{{app}}/replay")),
     log:
@@ -40,10 +19,11 @@ use rule guest_job as ars_selection_replay with:
         app="[a-z]+",
     params:
         **guest_job_args(
-            "{fs} {mkfs} $(realpath {input.traces}) {seed}",
+            "{fs} {mkfs} $(realpath {input.traces}) {seed} {pace}",
             fs=config["ars_selection"]["filesystem"],
             mkfs=mkfs_options(config["ars_selection"]["filesystem"]),
             seed=config["seed"],
+            pace="pace" if config["ars_selection"]["paced"] else "fast",
         ),
         disk_mib=lambda w: ars_selection_scale(w.scale)["disk_mib"],
         # quoted here: Snakemake's :q drops an empty string (F2FS's default options)
@@ -69,10 +49,11 @@ rule ars_selection_dof:
 
 rule ars_selection_dataset:
     input:
-        traces=workloads(f"{ARS_SELECTION}/{{app}}/traces"),
+        calls=workloads(f"{ARS_EVAL_MOBIBENCH}/upstream/mobigen.out.{{app}}"),
         dof=platform_runs(f"{ARS_SELECTION}/{{app}}/dof.csv"),
     output:
-        platform_runs(f"{ARS_SELECTION}/{{app}}/dataset.csv"),
+        dataset=platform_runs(f"{ARS_SELECTION}/{{app}}/dataset.csv"),
+        files=platform_runs(f"{ARS_SELECTION}/{{app}}/files.csv"),
     log:
         platform_runs("logs/ars-selection-dataset-{app}.log"),
     wildcard_constraints:
@@ -80,10 +61,12 @@ rule ars_selection_dataset:
     params:
         python=PYTHON,
         selection=ars_selection_params(),
+        folder=lambda w: mobibench_folder(w.app),
     shell:
         "{params.python} -m mobifrag.workloads.ars_selection dataset --app {wildcards.app}"
-        " --trace {input.traces}/01-{wildcards.app}.iotrace --dof {input.dof}"
-        " --params {params.selection:q} --out {output} 2> {log}"
+        " --mobibench {input.calls} --dir {params.folder} --dof {input.dof}"
+        " --params {params.selection:q} --out {output.dataset} --files {output.files}"
+        " 2> {log}"
 
 
 rule ars_selection_compare:
@@ -114,7 +97,8 @@ rule ars_selection_compare:
 
 rule ars_selection_select:
     input:
-        platform_runs(f"{ARS_SELECTION}/{{app}}/dataset.csv"),
+        dataset=platform_runs(f"{ARS_SELECTION}/{{app}}/dataset.csv"),
+        files=platform_runs(f"{ARS_SELECTION}/{{app}}/files.csv"),
     output:
         decisions=platform_runs(f"{ARS_SELECTION}/{{app}}/decisions.csv"),
         reserved=platform_runs(f"{ARS_SELECTION}/{{app}}/reserved.txt"),
@@ -128,5 +112,6 @@ rule ars_selection_select:
         seed=config["seed"],
     shell:
         "{params.python} -m mobifrag.workloads.ars_selection select --app {wildcards.app}"
-        " --dataset {input} --params {params.selection:q} --seed {params.seed}"
+        " --dataset {input.dataset} --files {input.files} --params {params.selection:q}"
+        " --seed {params.seed}"
         " --decisions {output.decisions} --reserved {output.reserved} 2> {log}"

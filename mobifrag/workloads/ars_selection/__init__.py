@@ -1,12 +1,14 @@
 """Reserved-file selection of ARS (ARS §IV.A, Tables I–II).
 
-features  per-file features from `.iotrace` traces: file size, write time interval,
-          write request count (the three features of ARS §IV.A)
-labels    the reserve / do-not-reserve label from access behaviour (written-many) and
-          measured fragmentation (fragcheck DoF of a replay of the same traces)
-models    KNN, logistic regression, CART, AdaBoost, random forest over seeded random
-          train/test splits: precision, recall, accuracy and training time
-select    the decision tree trained on the whole data set picks the files to reserve
+descriptors  per-file features of a Mobibench app trace, a file being a descriptor the
+             trace writes through (ARS §IV.A): file size, write time interval, write
+             request count
+labels       the reserve / do-not-reserve label: the fragmentation the files written
+             through the descriptor show (fragcheck DoF) after a replay of the trace
+models       KNN, logistic regression, CART, AdaBoost, random forest over seeded
+             stratified train/test splits: precision, recall, accuracy, balanced
+             accuracy and training time
+select       the decision tree trained on the whole data set picks the files to reserve
 
 Command line: `python -m mobifrag.workloads.ars_selection --help`.
 """

@@ -1,11 +1,16 @@
 """Command line of the ARS reserved-file selection.
 
-  python -m mobifrag.workloads.ars_selection dataset --app facebook --trace T.iotrace \\
-      --dof dof.csv --params PARAMS --out dataset.csv
+  python -m mobifrag.workloads.ars_selection dataset --app facebook \\
+      --mobibench mobigen.out.facebook --dir mobigen_temp/facebook --dof dof.csv \\
+      --params PARAMS --out dataset.csv --files files.csv
   python -m mobifrag.workloads.ars_selection compare --dataset facebook=dataset.csv ... \\
       --params PARAMS --seed 1 --splits splits.csv --table1 table1.csv --table2 table2.csv
   python -m mobifrag.workloads.ars_selection select --app facebook --dataset dataset.csv \\
-      --params PARAMS --seed 1 --decisions decisions.csv --reserved reserved.txt
+      --files files.csv --params PARAMS --seed 1 --decisions decisions.csv \\
+      --reserved reserved.txt
+
+`dataset` reads the Mobibench trace as `python -m mobifrag.workloads mobibench --dir DIR`
+converted it for the replay whose DoF tables it is given.
 
 PARAMS is the config's `ars_selection` block as JSON (text or a file name). Errors name
 the file (and line) at fault; exit status 65 for bad input, 1 for I/O errors.
@@ -20,10 +25,17 @@ import sys
 from pathlib import Path
 
 from mobifrag.workflow.atomic import write_lines_atomic, write_table
-from mobifrag.workloads.ars_selection.features import COLUMNS, trace_features
+from mobifrag.workloads.ars_selection.descriptors import (
+    COLUMNS,
+    descriptor_features,
+    replayed_files,
+)
 from mobifrag.workloads.ars_selection.labels import (
+    FILE_COLUMNS,
     LABEL_COLUMNS,
     LabelError,
+    file_dofs,
+    file_rows,
     labelled_rows,
     max_dof_by_path,
 )
@@ -36,11 +48,12 @@ from mobifrag.workloads.ars_selection.tables import (
     table1,
     table2,
 )
-from mobifrag.workloads.iotrace import TraceError, escape
+from mobifrag.workloads.iotrace import escape
+from mobifrag.workloads.mobibench_import import MobibenchError, import_mobibench
 
 EX_DATAERR = 65
 DATASET_COLUMNS = ("app",) + COLUMNS + LABEL_COLUMNS
-REQUIRED_PARAMS = ("written_many_more_than", "fragmented_dof_above", "splits", "test_share")
+REQUIRED_PARAMS = ("fragmented_dof_above", "splits", "test_share")
 REQUIRED_PARAMS += ("stratify", "average", "standardize", "timing_repeats", "models")
 
 
@@ -70,14 +83,22 @@ def app_and_path(text: str) -> tuple[str, Path]:
 
 def _dataset(args) -> None:
     params = load_params(args.params)
-    features = trace_features(args.trace)
+    try:
+        trace = import_mobibench(args.mobibench, args.dir)
+    except MobibenchError:
+        raise
+    except ValueError as error:  # a --dir the converter refuses
+        raise SelectionError(str(error)) from None
+    files = replayed_files(trace)
+    dofs = max_dof_by_path(args.dof)
+    sources = ", ".join(str(path) for path in args.dof)
     rows = labelled_rows(
-        features,
-        max_dof_by_path(args.dof),
-        params["written_many_more_than"],
+        descriptor_features(trace.calls),
+        file_dofs(files, dofs, sources),
         params["fragmented_dof_above"],
     )
     write_table(args.out, DATASET_COLUMNS, [{"app": args.app, **row} for row in rows])
+    write_table(args.files, FILE_COLUMNS, file_rows(files, dofs))
 
 
 def _compare(args) -> None:
@@ -94,8 +115,9 @@ def _select(args) -> None:
     params = load_params(args.params)
     dataset = read_rows(args.dataset)
     decisions = decide(args.app, dataset, params, args.seed)
+    reserved = reserved_paths(decisions, read_rows(args.files))
     write_table(args.decisions, DATASET_COLUMNS + DECISION_COLUMNS, decisions)
-    write_lines_atomic(args.reserved, [escape(p) for p in reserved_paths(decisions)])
+    write_lines_atomic(args.reserved, [escape(p) for p in reserved])
 
 
 def parser() -> argparse.ArgumentParser:
@@ -105,12 +127,14 @@ def parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     sub = top.add_subparsers(dest="command", required=True)
-    ds = sub.add_parser("dataset", help="traces + DoF tables → features and labels")
+    ds = sub.add_parser("dataset", help="Mobibench trace + DoF tables → features and labels")
     ds.add_argument("--app", required=True)
-    ds.add_argument("--trace", required=True, action="append", type=Path)
+    ds.add_argument("--mobibench", required=True, type=Path, help="mobigen.out.<app>")
+    ds.add_argument("--dir", required=True, help="the converted trace's folder (--dir)")
     ds.add_argument("--dof", required=True, action="append", type=Path)
     ds.add_argument("--params", required=True)
     ds.add_argument("--out", required=True, type=Path)
+    ds.add_argument("--files", required=True, type=Path, help="each descriptor's files")
     co = sub.add_parser("compare", help="the five classifiers over seeded splits")
     co.add_argument("--dataset", required=True, action="append", type=app_and_path)
     co.add_argument("--params", required=True)
@@ -121,6 +145,7 @@ def parser() -> argparse.ArgumentParser:
     se = sub.add_parser("select", help="the decision tree's reserved files")
     se.add_argument("--app", required=True)
     se.add_argument("--dataset", required=True, type=Path)
+    se.add_argument("--files", required=True, type=Path, help="the data set's files.csv")
     se.add_argument("--params", required=True)
     se.add_argument("--seed", required=True, type=int)
     se.add_argument("--decisions", required=True, type=Path)
@@ -133,7 +158,7 @@ def main(argv: list[str] | None = None) -> int:
     handlers = {"dataset": _dataset, "compare": _compare, "select": _select}
     try:
         handlers[args.command](args)
-    except (TraceError, LabelError, SelectionError) as error:
+    except (MobibenchError, LabelError, SelectionError) as error:
         print(f"ars_selection: {error}", file=sys.stderr)
         return EX_DATAERR
     except OSError as error:

@@ -1,32 +1,40 @@
 """The five classifiers of ARS Table I over seeded random train/test splits.
 
 Each split is a random division of one app's data set (`test_share` for testing, ARS:
-75 % training), drawn from a seed derived from the config's `seed`, so the same config
-gives the same splits. Every model is fitted on the training part and scored on the
-test part: precision, recall, accuracy (ARS Table I) and the time of the fit (ARS
-Table II). The fit is timed `timing_repeats` times and the fastest kept, so a one-off
-pause of a loaded machine does not count as training cost.
+75 % training; stratified by the label when `stratify`), drawn from a seed derived from
+the config's `seed`, so the same config gives the same splits. Every model is fitted on
+the training part and scored on the test part: precision, recall, accuracy (ARS Table
+I), balanced accuracy (the mean of both labels' recall: 0.5 for a model that always
+answers the majority label, however rare the other) and the time of the fit (ARS Table
+II). The fit is timed `timing_repeats` times and the fastest kept, so a one-off pause of
+a loaded machine does not count as training cost.
 """
 
 from __future__ import annotations
 
+import math
 import time
 
 import numpy as np
 from sklearn.base import clone
 from sklearn.ensemble import AdaBoostClassifier, RandomForestClassifier
 from sklearn.linear_model import LogisticRegression
-from sklearn.metrics import accuracy_score, precision_score, recall_score
+from sklearn.metrics import (
+    accuracy_score,
+    balanced_accuracy_score,
+    precision_score,
+    recall_score,
+)
 from sklearn.model_selection import train_test_split
 from sklearn.neighbors import KNeighborsClassifier
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.tree import DecisionTreeClassifier
 
-from mobifrag.workloads.ars_selection.features import FEATURES
+from mobifrag.workloads.ars_selection.descriptors import FEATURES
 
 MODELS = ("knn", "logistic_regression", "decision_tree", "adaboost", "random_forest")
-METRICS = ("precision", "recall", "accuracy")
+METRICS = ("precision", "recall", "accuracy", "balanced_accuracy")
 RANDOMIZED = {"decision_tree", "adaboost", "random_forest", "logistic_regression"}
 CONSTRUCTORS = {
     "knn": KNeighborsClassifier,
@@ -69,10 +77,15 @@ def check_dataset(name: str, y: np.ndarray, test_share: float) -> None:
     if counts.min() < 2:
         raise SelectionError(
             f"{name}: labels reserve=0/1 occur {counts[0]}/{counts[1]} times; both are "
-            "needed at least twice (check written_many_more_than and the replay's DoF table)"
+            "needed at least twice (check fragmented_dof_above and the replay's DoF table)"
         )
     if not 0 < test_share < 1:
         raise SelectionError(f"test_share {test_share} is not between 0 and 1")
+
+
+def held_out_files(files: int, test_share: float) -> int:
+    """Files in each test set: the share rounded up, as train_test_split rounds it."""
+    return math.ceil(files * test_share)
 
 
 def split_seeds(seed: int, splits: int) -> list[int]:
@@ -98,22 +111,34 @@ def scores(y_true: np.ndarray, y_pred: np.ndarray, average: str) -> dict[str, fl
         "precision": precision_score(y_true, y_pred, average=average, zero_division=0),
         "recall": recall_score(y_true, y_pred, average=average, zero_division=0),
         "accuracy": accuracy_score(y_true, y_pred),
+        "balanced_accuracy": balanced_accuracy_score(y_true, y_pred),
     }
 
 
+def divisions(x: np.ndarray, y: np.ndarray, params: dict, seed: int):
+    """(split, its seed, x_train, x_test, y_train, y_test) of each random division."""
+    for split, split_seed in enumerate(split_seeds(seed, params["splits"])):
+        yield (
+            split,
+            split_seed,
+            *train_test_split(
+                x,
+                y,
+                test_size=params["test_share"],
+                random_state=split_seed,
+                stratify=y if params["stratify"] else None,
+            ),
+        )
+
+
 def compare(app: str, rows: list[dict], params: dict, seed: int) -> list[dict]:
-    """One row per (split, model): the metrics of Table I and the fit time of Table II."""
+    """One row per (split, model): the metrics of Table I, the fit time of Table II and
+    the test set (its files, and those labelled reserve)."""
     x, y = matrix(rows)
     check_dataset(app, y, params["test_share"])
     out = []
-    for split, split_seed in enumerate(split_seeds(seed, params["splits"])):
-        x_train, x_test, y_train, y_test = train_test_split(
-            x,
-            y,
-            test_size=params["test_share"],
-            random_state=split_seed,
-            stratify=y if params["stratify"] else None,
-        )
+    for split, split_seed, x_train, x_test, y_train, y_test in divisions(x, y, params, seed):
+        test = {"test_files": len(y_test), "test_reserve": int(y_test.sum())}
         for name in MODELS:
             model = build(name, params["models"][name], split_seed, params["standardize"])
             try:
@@ -123,5 +148,6 @@ def compare(app: str, rows: list[dict], params: dict, seed: int) -> list[dict]:
             metrics = scores(y_test, fitted.predict(x_test), params["average"])
             out.append(
                 {"app": app, "model": name, "split": split, **metrics, "fit_seconds": seconds}
+                | test
             )
     return out

@@ -1,10 +1,11 @@
-"""The decision tree (CART) picks the files to reserve (ARS §IV.A, §V.B–C).
+"""The decision tree (CART) picks the files to reserve (ARS §IV.A, §V.C).
 
 The tree is fitted on the app's whole data set with the configured parameters and the
-config's seed, then decides for every file of it. The replay marks files by path when
-they are created, so the selection list holds the paths most of whose files (lives of the
-path, `features.py`) the tree decides to reserve; the ARS evaluation replays the same
-trace with it.
+config's seed, then decides for every descriptor of it. The replay marks files by path
+when they are created, so the selection list holds every file the converted trace
+writes through a descriptor the tree reserves (`files.csv` of the data set); ARS §V.C
+replays the same Mobibench traces with it ("We repeat the decision tree learning process
+... for Facebook and Twitter traces supplied by Mobibench").
 """
 
 from __future__ import annotations
@@ -26,9 +27,7 @@ def decide(app: str, rows: list[dict], params: dict, seed: int) -> list[dict]:
     ]
 
 
-def reserved_paths(decisions: list[dict]) -> list[str]:
-    """Paths the tree reserves for more than half of their files."""
-    votes: dict[str, int] = {}
-    for row in decisions:
-        votes[row["path"]] = votes.get(row["path"], 0) + (1 if int(row["decision"]) else -1)
-    return sorted(path for path, vote in votes.items() if vote > 0)
+def reserved_paths(decisions: list[dict], files: list[dict]) -> list[str]:
+    """The files written through the descriptors the tree reserves, in path order."""
+    chosen = {int(row["descriptor"]) for row in decisions if int(row["decision"])}
+    return sorted(row["path"] for row in files if int(row["descriptor"]) in chosen)

@@ -7,9 +7,10 @@ from collections import defaultdict
 
 from mobifrag.workloads.ars_selection.models import METRICS, MODELS
 
-TABLE1_COLUMNS = ("app", "model", "metric", "mean", "sd", "splits")
+TABLE1_COLUMNS = ("app", "model", "metric", "mean", "sd", "splits", "test_files")
 TABLE2_COLUMNS = ("app", "model", "fit_seconds", "sd", "splits", "relative_to_fastest")
 SPLIT_COLUMNS = ("app", "model", "split") + METRICS + ("fit_seconds",)
+SPLIT_COLUMNS += ("test_files", "test_reserve")
 
 
 def _grouped(rows: list[dict], column: str) -> dict[tuple[str, str], list[float]]:
@@ -28,7 +29,9 @@ def apps_in_order(rows: list[dict]) -> list[str]:
 
 
 def table1(rows: list[dict]) -> list[dict]:
-    """Mean and standard deviation over the splits of every app × model × metric."""
+    """Mean and standard deviation over the splits of every app × model × metric, and
+    the files of each test set (every split holds out as many)."""
+    held_out = _grouped(rows, "test_files")
     out = []
     for metric in METRICS:
         groups = _grouped(rows, metric)
@@ -43,6 +46,7 @@ def table1(rows: list[dict]) -> list[dict]:
                         "mean": f"{statistics.fmean(values):.6f}",
                         "sd": f"{_sd(values):.6f}",
                         "splits": len(values),
+                        "test_files": f"{statistics.fmean(held_out[(app, model)]):g}",
                     }
                 )
     return out
