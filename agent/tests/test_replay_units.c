@@ -6,6 +6,7 @@
 
 #include "check.h"
 #include "errno_name.h"
+#include "free_runs.h"
 #include "space_usage.h"
 #include "trace.h"
 #include "trace_fields.h"
@@ -67,6 +68,13 @@ static void trace_lines_of_every_kind_parse(void)
     CHECK_STR(op.reclaim.glob, "*.jpg");
     trace_op_free(&op);
 
+    CHECK(parse("0\t0\tthin\taging/small\t90\t7\tsmall-*\t524288", &op, message));
+    CHECK(close_to(op.thin.percent, 90.0));
+    CHECK_EQ(op.thin.seed, 7);
+    CHECK_STR(op.thin.glob, "small-*");
+    CHECK_EQ(op.thin.limit, 524288);
+    trace_op_free(&op);
+
     CHECK(parse("0\t0\trename\ta\\x01\tb\\\\c", &op, message));
     CHECK_STR(op.path, "a\x01");
     CHECK_STR(op.rename.new_path, "b\\c");
@@ -98,6 +106,9 @@ static void malformed_trace_lines_are_rejected(void)
     expect_rejected("0\t0\tfill\tf\t101", "above 100");
     expect_rejected("0\t0\tfill\tf\t7e1", "bad PERCENT");
     expect_rejected("0\t0\treclaim\td\t90\t1\t1\ta/*.jpg", "GLOB");
+    expect_rejected("0\t0\tthin\td\t90\t1\t*\t-4", "bad LIMIT");
+    expect_rejected("0\t0\tthin\td\t90\t1\t*", "'thin' takes 8");
+    expect_rejected("0\t0\tthin\td\t90\t1\t\t4096", "GLOB");
     expect_rejected("0\t0", "TIME_US THREAD OP PATH");
     expect_rejected("0\t0\tcreate\t", "empty path");
 }
@@ -156,6 +167,46 @@ static void victim_order_depends_only_on_the_seed(void)
     victim_list_free(&sorted);
 }
 
+/* Four owners on a device: 0 = [0, 4K), 1 = [4K, 8K) and [16K, 20K), 2 = [8K, 12K),
+ * 3 = [24K, 28K); 12K-16K and 20K-24K belong to no owner. */
+static void four_owners(struct free_runs *runs)
+{
+    CHECK(free_runs_add(runs, 3, 24576, 4096));
+    CHECK(free_runs_add(runs, 1, 16384, 4096));
+    CHECK(free_runs_add(runs, 2, 8192, 4096));
+    CHECK(free_runs_add(runs, 1, 4096, 4096));
+    CHECK(free_runs_add(runs, 0, 0, 4096));
+    CHECK(free_runs_index(runs, 4));
+}
+
+static void free_runs_join_touching_freed_extents(void)
+{
+    struct free_runs runs = {0};
+    four_owners(&runs);
+    CHECK_EQ(free_runs_longest_if_freed(&runs, 0), 4096);
+    CHECK_EQ(free_runs_longest_if_freed(&runs, 0), 4096); /* asking frees nothing */
+    free_runs_free_owner(&runs, 0);
+    CHECK_EQ(free_runs_longest_if_freed(&runs, 2), 4096); /* 1 still lies between */
+    CHECK_EQ(free_runs_longest_if_freed(&runs, 1), 8192); /* [0, 8K) with 0 */
+    free_runs_free_owner(&runs, 2);
+    CHECK_EQ(free_runs_longest_if_freed(&runs, 1), 12288); /* [0, 12K); [16K, 20K) apart */
+    free_runs_free_owner(&runs, 1);
+    CHECK_EQ(free_runs_longest_if_freed(&runs, 3), 4096); /* 20K-24K is not known free */
+    CHECK_EQ(free_runs_longest_if_freed(&runs, 9), 0);
+    free_runs_release(&runs);
+}
+
+static void free_runs_refuse_an_owner_out_of_range(void)
+{
+    struct free_runs runs = {0};
+    CHECK(free_runs_add(&runs, 5, 0, 4096));
+    CHECK(!free_runs_index(&runs, 5));
+    free_runs_release(&runs);
+    CHECK(free_runs_index(&runs, 3)); /* no extents at all */
+    CHECK_EQ(free_runs_longest_if_freed(&runs, 1), 0);
+    free_runs_release(&runs);
+}
+
 static void errno_values_have_names(void)
 {
     char name[32];
@@ -176,5 +227,9 @@ void register_replay_unit_tests(void)
                   bytes_above_percent_reaches_the_target);
     test_register("replay units: victim order depends only on the seed",
                   victim_order_depends_only_on_the_seed);
+    test_register("replay units: free runs join touching freed extents",
+                  free_runs_join_touching_freed_extents);
+    test_register("replay units: free runs refuse an owner out of range",
+                  free_runs_refuse_an_owner_out_of_range);
     test_register("replay units: errno values have names", errno_values_have_names);
 }
