@@ -2,108 +2,130 @@
 
 #include <stdlib.h>
 
-bool free_runs_add(struct free_runs *runs, size_t owner, uint64_t start, uint64_t length)
+static size_t slot_of(uint64_t key, size_t capacity)
 {
-    if (runs->count == runs->capacity) {
-        size_t capacity = runs->capacity ? runs->capacity * 2 : 256;
-        struct free_piece *grown = realloc(runs->pieces, capacity * sizeof *grown);
-        if (!grown)
+    key *= 0x9e3779b97f4a7c15ULL; /* Fibonacci hashing; capacity is a power of two */
+    return (size_t)(key >> 32) & (capacity - 1);
+}
+
+static bool map_get(const struct span_map *map, uint64_t key, uint64_t *length)
+{
+    if (map->capacity == 0)
+        return false;
+    for (size_t i = slot_of(key, map->capacity);; i = (i + 1) & (map->capacity - 1)) {
+        if (map->keys[i] == 0)
             return false;
-        runs->pieces = grown;
-        runs->capacity = capacity;
+        if (map->keys[i] == key + 1) {
+            *length = map->lengths[i];
+            return true;
+        }
     }
-    runs->pieces[runs->count++] =
-        (struct free_piece){.start = start, .length = length, .owner = owner};
+}
+
+static void map_put_unchecked(struct span_map *map, uint64_t key, uint64_t length)
+{
+    size_t i = slot_of(key, map->capacity);
+    while (map->keys[i] != 0 && map->keys[i] != key + 1)
+        i = (i + 1) & (map->capacity - 1);
+    if (map->keys[i] == 0)
+        map->count++;
+    map->keys[i] = key + 1;
+    map->lengths[i] = length;
+}
+
+static bool map_grow(struct span_map *map)
+{
+    size_t capacity = map->capacity ? map->capacity * 2 : 1024;
+    struct span_map grown = {
+        .keys = calloc(capacity, sizeof(uint64_t)),
+        .lengths = calloc(capacity, sizeof(uint64_t)),
+        .capacity = capacity,
+    };
+    if (!grown.keys || !grown.lengths) {
+        free(grown.keys);
+        free(grown.lengths);
+        return false;
+    }
+    for (size_t i = 0; i < map->capacity; i++)
+        if (map->keys[i])
+            map_put_unchecked(&grown, map->keys[i] - 1, map->lengths[i]);
+    free(map->keys);
+    free(map->lengths);
+    *map = grown;
     return true;
 }
 
-static int by_start(const void *a, const void *b)
+static bool map_put(struct span_map *map, uint64_t key, uint64_t length)
 {
-    uint64_t x = ((const struct free_piece *)a)->start;
-    uint64_t y = ((const struct free_piece *)b)->start;
-    return (x > y) - (x < y);
-}
-
-bool free_runs_index(struct free_runs *runs, size_t owners)
-{
-    for (size_t i = 0; i < runs->count; i++)
-        if (runs->pieces[i].owner >= owners)
-            return false;
-    qsort(runs->pieces, runs->count, sizeof *runs->pieces, by_start);
-    runs->owners = owners;
-    runs->owner_first = calloc(owners + 1, sizeof *runs->owner_first);
-    runs->by_owner = malloc((runs->count ? runs->count : 1) * sizeof *runs->by_owner);
-    if (!runs->owner_first || !runs->by_owner)
-        return false;
-    /* Counting sort of the piece indices by owner. */
-    for (size_t i = 0; i < runs->count; i++)
-        runs->owner_first[runs->pieces[i].owner + 1]++;
-    for (size_t o = 0; o < owners; o++)
-        runs->owner_first[o + 1] += runs->owner_first[o];
-    size_t *next = malloc((owners ? owners : 1) * sizeof *next);
-    if (!next)
-        return false;
-    for (size_t o = 0; o < owners; o++)
-        next[o] = runs->owner_first[o];
-    for (size_t i = 0; i < runs->count; i++)
-        runs->by_owner[next[runs->pieces[i].owner]++] = i;
-    free(next);
+    if ((map->count + 1) * 2 > map->capacity && !map_grow(map))
+        return false; /* kept at most half full */
+    map_put_unchecked(map, key, length);
     return true;
 }
 
-static bool touching(const struct free_piece *left, const struct free_piece *right)
+/* The length of a freed or candidate extent ending at (by_end) or starting
+ * at (!by_end) offset. */
+static bool touching(const struct free_runs *runs, const struct span *extents, size_t count,
+                     uint64_t offset, bool by_end, uint64_t *length)
 {
-    return left->start + left->length == right->start;
+    if (map_get(by_end ? &runs->by_end : &runs->by_start, offset, length))
+        return true;
+    for (size_t i = 0; i < count; i++) {
+        const struct span *e = &extents[i];
+        if ((by_end ? e->start + e->length : e->start) == offset) {
+            *length = e->length;
+            return true;
+        }
+    }
+    return false;
 }
 
-/* Bytes of the run of freed, touching pieces through piece i (freed itself). */
-static uint64_t run_through(const struct free_runs *runs, size_t i)
+static uint64_t run_through(const struct free_runs *runs, const struct span *extents,
+                            size_t count, const struct span *extent)
 {
-    uint64_t bytes = runs->pieces[i].length;
-    for (size_t j = i; j > 0 && runs->pieces[j - 1].freed &&
-                       touching(&runs->pieces[j - 1], &runs->pieces[j]);
-         j--)
-        bytes += runs->pieces[j - 1].length;
-    for (size_t j = i; j + 1 < runs->count && runs->pieces[j + 1].freed &&
-                       touching(&runs->pieces[j], &runs->pieces[j + 1]);
-         j++)
-        bytes += runs->pieces[j + 1].length;
+    uint64_t bytes = extent->length, length;
+    for (uint64_t at = extent->start;
+         at > 0 && touching(runs, extents, count, at, true, &length) && length <= at;
+         at -= length)
+        bytes += length;
+    for (uint64_t at = extent->start + extent->length;
+         touching(runs, extents, count, at, false, &length); at += length)
+        bytes += length;
     return bytes;
 }
 
-static void mark_owner(struct free_runs *runs, size_t owner, bool freed)
+uint64_t free_runs_longest_with(const struct free_runs *runs, const struct span *extents,
+                                size_t count)
 {
-    for (size_t k = runs->owner_first[owner]; k < runs->owner_first[owner + 1]; k++)
-        runs->pieces[runs->by_owner[k]].freed = freed;
-}
-
-uint64_t free_runs_longest_if_freed(struct free_runs *runs, size_t owner)
-{
-    if (owner >= runs->owners)
-        return 0;
-    bool was_freed = runs->owner_first[owner] < runs->owner_first[owner + 1] &&
-                     runs->pieces[runs->by_owner[runs->owner_first[owner]]].freed;
-    mark_owner(runs, owner, true);
     uint64_t longest = 0;
-    for (size_t k = runs->owner_first[owner]; k < runs->owner_first[owner + 1]; k++) {
-        uint64_t bytes = run_through(runs, runs->by_owner[k]);
+    for (size_t i = 0; i < count; i++) {
+        uint64_t bytes = run_through(runs, extents, count, &extents[i]);
         if (bytes > longest)
             longest = bytes;
     }
-    mark_owner(runs, owner, was_freed);
     return longest;
 }
 
-void free_runs_free_owner(struct free_runs *runs, size_t owner)
+bool free_runs_free(struct free_runs *runs, const struct span *extents, size_t count)
 {
-    if (owner < runs->owners)
-        mark_owner(runs, owner, true);
+    for (size_t i = 0; i < count; i++) {
+        const struct span *e = &extents[i];
+        if (!map_put(&runs->by_start, e->start, e->length) ||
+            !map_put(&runs->by_end, e->start + e->length, e->length))
+            return false;
+    }
+    return true;
+}
+
+static void map_release(struct span_map *map)
+{
+    free(map->keys);
+    free(map->lengths);
+    *map = (struct span_map){0};
 }
 
 void free_runs_release(struct free_runs *runs)
 {
-    free(runs->pieces);
-    free(runs->owner_first);
-    free(runs->by_owner);
-    *runs = (struct free_runs){0};
+    map_release(&runs->by_start);
+    map_release(&runs->by_end);
 }

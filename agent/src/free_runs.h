@@ -5,40 +5,32 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The physical extents of a set of files ("owners", numbered 0..n-1) and
- * which of them have been freed, so that deleting one more file can be
- * judged by the free run it would make: freed extents that touch (one ends
- * where the next begins) form one contiguous run of free space. Only the
- * listed extents are known; space freed otherwise is not seen. */
-struct free_piece {
+/* Extents freed so far, so that freeing more can be judged by the free run
+ * it would make: freed extents that touch (one ends where the next begins)
+ * form one contiguous run of free space. Only extents given here are known;
+ * space freed otherwise is not seen. */
+struct span {
     uint64_t start, length; /* bytes on the device */
-    size_t owner;
-    bool freed;
+};
+
+/* Open-addressed map of an extent's one end to its length (0 = empty slot;
+ * keys are stored plus one so that offset 0 is a key too). */
+struct span_map {
+    uint64_t *keys, *lengths;
+    size_t capacity, count;
 };
 
 struct free_runs {
-    struct free_piece *pieces; /* by start once indexed */
-    size_t count, capacity;
-    size_t owners;
-    size_t *owner_first; /* owners + 1 offsets into by_owner */
-    size_t *by_owner;    /* piece indices grouped by owner */
+    struct span_map by_start, by_end;
 };
 
-/* Records one extent of owner (owner < owners given to free_runs_index);
- * false when out of memory. */
-bool free_runs_add(struct free_runs *runs, size_t owner, uint64_t start, uint64_t length);
+/* The longest free run (bytes) any of the extents would belong to if they
+ * were freed now, together with the freed ones; 0 when there are none. */
+uint64_t free_runs_longest_with(const struct free_runs *runs, const struct span *extents,
+                                size_t count);
 
-/* Sorts the pieces by start and groups them by owner; call once, after the
- * last add. False when out of memory or when a piece names an owner past
- * owners. */
-bool free_runs_index(struct free_runs *runs, size_t owners);
-
-/* The longest free run (bytes) any extent of owner would belong to if owner
- * were freed now; 0 when owner has no extent. */
-uint64_t free_runs_longest_if_freed(struct free_runs *runs, size_t owner);
-
-/* Marks every extent of owner freed. */
-void free_runs_free_owner(struct free_runs *runs, size_t owner);
+/* Records the extents as freed; false when out of memory. */
+bool free_runs_free(struct free_runs *runs, const struct span *extents, size_t count);
 
 void free_runs_release(struct free_runs *runs);
 

@@ -12,96 +12,98 @@
 #include "space_usage.h"
 #include "victim_list.h"
 
-struct mapping {
-    struct free_runs *runs;
-    size_t owner;
+/* The extents of the candidate being judged (a buffer reused for each). */
+struct extents {
+    struct span *items;
+    size_t count, capacity;
 };
 
 static int add_extent(const struct file_extent *extent, void *context)
 {
-    struct mapping *mapping = context;
+    struct extents *extents = context;
     /* Inline data and extents with no known place take no blocks of their own. */
-    if (extent->flags & (FIEMAP_EXTENT_DATA_INLINE | FIEMAP_EXTENT_UNKNOWN))
+    if (extent->length == 0 ||
+        (extent->flags & (FIEMAP_EXTENT_DATA_INLINE | FIEMAP_EXTENT_UNKNOWN)))
         return 0;
-    return free_runs_add(mapping->runs, mapping->owner, extent->physical, extent->length)
-               ? 0
-               : -ENOMEM;
+    if (extents->count == extents->capacity) {
+        size_t capacity = extents->capacity ? extents->capacity * 2 : 16;
+        struct span *grown = realloc(extents->items, capacity * sizeof *grown);
+        if (!grown)
+            return -ENOMEM;
+        extents->items = grown;
+        extents->capacity = capacity;
+    }
+    extents->items[extents->count++] =
+        (struct span){.start = extent->physical, .length = extent->length};
+    return 0;
 }
 
-static op_status map_file(int root_fd, const char *path, struct mapping *mapping)
+static op_status map_file(int root_fd, const char *path, struct extents *extents)
 {
     int fd;
+    extents->count = 0;
     op_status status = root_open(root_fd, path, O_RDONLY | O_NOFOLLOW, 0, &fd);
     if (status != OP_OK)
         return status;
-    int mapped = fiemap_for_each(fd, FIEMAP_DEFAULT_BATCH, add_extent, mapping);
+    int mapped = fiemap_for_each(fd, FIEMAP_DEFAULT_BATCH, add_extent, extents);
     close(fd);
     return mapped < 0 ? -mapped : OP_OK;
-}
-
-/* The extents of every candidate, owner = its place in the deletion order;
- * *unmapped[i] is set for a file whose extents could not be read. */
-static op_status map_victims(int root_fd, const struct victim_list *victims,
-                             struct free_runs *runs, bool *unmapped)
-{
-    op_status first_error = OP_OK;
-    for (size_t i = 0; i < victims->count; i++) {
-        struct mapping mapping = {.runs = runs, .owner = i};
-        op_status status = map_file(root_fd, victims->items[i].path, &mapping);
-        if (status == ENOMEM)
-            return ENOMEM;
-        if (status != OP_OK) {
-            unmapped[i] = true;
-            if (first_error == OP_OK)
-                first_error = status;
-        }
-    }
-    return free_runs_index(runs, victims->count) ? first_error : ENOMEM;
 }
 
 struct thinning {
     struct replay_context *context;
     const struct victim_list *victims;
-    struct free_runs runs;
-    bool *unmapped;
     uint64_t limit;
+    struct free_runs runs;
+    struct extents extents;
     size_t next; /* the next candidate in deletion order */
     op_status status;
 };
 
-static bool spared(struct thinning *thinning, size_t i)
+static void note(struct thinning *thinning, op_status status)
+{
+    if (status != OP_OK && thinning->status == OP_OK)
+        thinning->status = status;
+}
+
+/* Whether the candidate must stay: its extents (read into thinning->extents)
+ * would make a free run of LIMIT bytes or more, or cannot be read. */
+static bool spared(struct thinning *thinning, const char *path)
 {
     if (thinning->limit == 0)
         return false;
-    return thinning->unmapped[i] ||
-           free_runs_longest_if_freed(&thinning->runs, i) >= thinning->limit;
+    op_status mapped = map_file(thinning->context->root_fd, path, &thinning->extents);
+    note(thinning, mapped);
+    return mapped != OP_OK ||
+           free_runs_longest_with(&thinning->runs, thinning->extents.items,
+                                  thinning->extents.count) >= thinning->limit;
 }
 
 /* Deletes candidates from thinning->next on until bytes are freed. */
-static void delete_some(struct thinning *thinning, uint64_t bytes)
+static op_status delete_some(struct thinning *thinning, uint64_t bytes)
 {
     struct replay_context *context = thinning->context;
     uint64_t freed = 0;
     for (; thinning->next < thinning->victims->count && freed < bytes; thinning->next++) {
-        size_t i = thinning->next;
-        const struct victim *victim = &thinning->victims->items[i];
-        if (spared(thinning, i)) {
+        const struct victim *victim = &thinning->victims->items[thinning->next];
+        if (spared(thinning, victim->path)) {
             context->stats.spared_files++;
             continue;
         }
         handle_cache_forget(&context->handles, victim->path);
         op_status unlinked = root_unlink(context->root_fd, victim->path, 0);
         if (unlinked != OP_OK) {
-            if (thinning->status == OP_OK)
-                thinning->status = unlinked;
+            note(thinning, unlinked);
             continue;
         }
-        if (thinning->limit)
-            free_runs_free_owner(&thinning->runs, i);
+        if (thinning->limit &&
+            !free_runs_free(&thinning->runs, thinning->extents.items, thinning->extents.count))
+            return ENOMEM;
         freed += victim->bytes;
         context->stats.reclaimed_files++;
         context->stats.reclaimed_bytes += victim->bytes;
     }
+    return OP_OK;
 }
 
 /* Bytes still to free for DIR's file system to be down to percent. */
@@ -124,35 +126,14 @@ static op_status thin_down(struct thinning *thinning, int dir_fd, double percent
             return status;
         if (bytes == 0 || thinning->next == thinning->victims->count)
             return OP_OK;
-        delete_some(thinning, bytes);
+        status = delete_some(thinning, bytes);
+        if (status != OP_OK)
+            return status;
         if (thinning->next == thinning->victims->count)
             return OP_OK; /* nothing left to delete, so no need to measure again */
         if (syncfs(dir_fd) != 0)
             return errno;
     }
-}
-
-static op_status thin_victims(struct replay_context *context, const struct trace_op *op,
-                              int dir_fd, const struct victim_list *victims)
-{
-    struct thinning thinning = {
-        .context = context,
-        .victims = victims,
-        .limit = op->thin.limit,
-        .unmapped = calloc(victims->count ? victims->count : 1, sizeof(bool)),
-    };
-    if (!thinning.unmapped)
-        return ENOMEM;
-    op_status status = OP_OK;
-    if (thinning.limit)
-        status = map_victims(context->root_fd, victims, &thinning.runs, thinning.unmapped);
-    if (status != ENOMEM) {
-        op_status thinned = thin_down(&thinning, dir_fd, op->thin.percent);
-        status = status != OP_OK ? status : thinning.status != OP_OK ? thinning.status : thinned;
-    }
-    free_runs_release(&thinning.runs);
-    free(thinning.unmapped);
-    return status;
 }
 
 op_status replay_thin(struct replay_context *context, const struct trace_op *op)
@@ -169,7 +150,13 @@ op_status replay_thin(struct replay_context *context, const struct trace_op *op)
         status = collect_victims(context->root_fd, op->path, op->thin.glob, &victims);
         if (status == OP_OK) {
             order_victims(&victims, op->thin.seed);
-            status = thin_victims(context, op, dir_fd, &victims);
+            struct thinning thinning = {
+                .context = context, .victims = &victims, .limit = op->thin.limit};
+            status = thin_down(&thinning, dir_fd, op->thin.percent);
+            if (status == OP_OK)
+                status = thinning.status;
+            free_runs_release(&thinning.runs);
+            free(thinning.extents.items);
         }
         victim_list_free(&victims);
     }

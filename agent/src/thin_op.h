@@ -12,8 +12,9 @@
  * more (LIMIT 0: no file is spared). The bytes to free are measured, the
  * files deleted, the file system synced (freed blocks return at the commit)
  * and measured again, until it is down to PERCENT or no candidate is left.
- * A failed unlink or extent map is the op's status; the file is left and
- * the next candidate tried. */
+ * A candidate's extents are read (FIEMAP) when its turn comes, so files never
+ * reached are never mapped. A failed unlink or extent map is the op's status;
+ * the file is left and the next candidate tried. */
 op_status replay_thin(struct replay_context *context, const struct trace_op *op);
 
 #endif

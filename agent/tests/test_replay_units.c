@@ -167,43 +167,38 @@ static void victim_order_depends_only_on_the_seed(void)
     victim_list_free(&sorted);
 }
 
-/* Four owners on a device: 0 = [0, 4K), 1 = [4K, 8K) and [16K, 20K), 2 = [8K, 12K),
- * 3 = [24K, 28K); 12K-16K and 20K-24K belong to no owner. */
-static void four_owners(struct free_runs *runs)
-{
-    CHECK(free_runs_add(runs, 3, 24576, 4096));
-    CHECK(free_runs_add(runs, 1, 16384, 4096));
-    CHECK(free_runs_add(runs, 2, 8192, 4096));
-    CHECK(free_runs_add(runs, 1, 4096, 4096));
-    CHECK(free_runs_add(runs, 0, 0, 4096));
-    CHECK(free_runs_index(runs, 4));
-}
+#define ONE(start) ((struct span){(start), 4096})
 
 static void free_runs_join_touching_freed_extents(void)
 {
     struct free_runs runs = {0};
-    four_owners(&runs);
-    CHECK_EQ(free_runs_longest_if_freed(&runs, 0), 4096);
-    CHECK_EQ(free_runs_longest_if_freed(&runs, 0), 4096); /* asking frees nothing */
-    free_runs_free_owner(&runs, 0);
-    CHECK_EQ(free_runs_longest_if_freed(&runs, 2), 4096); /* 1 still lies between */
-    CHECK_EQ(free_runs_longest_if_freed(&runs, 1), 8192); /* [0, 8K) with 0 */
-    free_runs_free_owner(&runs, 2);
-    CHECK_EQ(free_runs_longest_if_freed(&runs, 1), 12288); /* [0, 12K); [16K, 20K) apart */
-    free_runs_free_owner(&runs, 1);
-    CHECK_EQ(free_runs_longest_if_freed(&runs, 3), 4096); /* 20K-24K is not known free */
-    CHECK_EQ(free_runs_longest_if_freed(&runs, 9), 0);
+    struct span a = ONE(0), b[] = {ONE(4096), ONE(16384)}, c = ONE(8192), d = ONE(24576);
+    CHECK_EQ(free_runs_longest_with(&runs, &a, 1), 4096);
+    CHECK_EQ(free_runs_longest_with(&runs, &a, 1), 4096); /* asking frees nothing */
+    CHECK(free_runs_free(&runs, &a, 1));
+    CHECK_EQ(free_runs_longest_with(&runs, &c, 1), 4096); /* b still lies between */
+    CHECK_EQ(free_runs_longest_with(&runs, b, 2), 8192);  /* [0, 8K) with a */
+    CHECK(free_runs_free(&runs, &c, 1));
+    CHECK_EQ(free_runs_longest_with(&runs, b, 2), 12288); /* [0, 12K); [16K, 20K) apart */
+    CHECK(free_runs_free(&runs, b, 2));
+    CHECK_EQ(free_runs_longest_with(&runs, &d, 1), 4096); /* 20K-24K is not known free */
+    CHECK_EQ(free_runs_longest_with(&runs, NULL, 0), 0);
     free_runs_release(&runs);
 }
 
-static void free_runs_refuse_an_owner_out_of_range(void)
+static void free_runs_join_a_files_own_touching_extents(void)
 {
     struct free_runs runs = {0};
-    CHECK(free_runs_add(&runs, 5, 0, 4096));
-    CHECK(!free_runs_index(&runs, 5));
-    free_runs_release(&runs);
-    CHECK(free_runs_index(&runs, 3)); /* no extents at all */
-    CHECK_EQ(free_runs_longest_if_freed(&runs, 1), 0);
+    struct span left = {0, 8192}, file[] = {ONE(12288), ONE(8192)}; /* out of order */
+    CHECK(free_runs_free(&runs, &left, 1));
+    CHECK_EQ(free_runs_longest_with(&runs, file, 2), 16384);
+    /* Many freed pieces in a row (the map grows past its first size). */
+    for (uint64_t start = 1 << 20; start < (1 << 20) + 3000 * 4096; start += 4096) {
+        struct span piece = ONE(start);
+        CHECK(free_runs_free(&runs, &piece, 1));
+    }
+    struct span next = ONE((1 << 20) + 3000 * 4096);
+    CHECK_EQ(free_runs_longest_with(&runs, &next, 1), 3001 * 4096);
     free_runs_release(&runs);
 }
 
@@ -229,7 +224,7 @@ void register_replay_unit_tests(void)
                   victim_order_depends_only_on_the_seed);
     test_register("replay units: free runs join touching freed extents",
                   free_runs_join_touching_freed_extents);
-    test_register("replay units: free runs refuse an owner out of range",
-                  free_runs_refuse_an_owner_out_of_range);
+    test_register("replay units: free runs join a file's own touching extents",
+                  free_runs_join_a_files_own_touching_extents);
     test_register("replay units: errno values have names", errno_values_have_names);
 }
