@@ -10,7 +10,13 @@ import subprocess
 
 import pytest
 
-from mobifrag.measure.free_space import FreeSpaceError, read_df_utilization, read_e2freefrag
+from mobifrag.measure.free_space import (
+    ABSENT,
+    FreeSpaceError,
+    read_df_utilization,
+    read_e2freefrag,
+)
+from mobifrag.platform import adb_runner
 from mobifrag.tables import free_space
 from mobifrag.workflow import free_space_targets
 
@@ -176,6 +182,27 @@ def test_not_an_ext4_report_is_named(tmp_path):
         read_df_utilization(bad_df)
     with pytest.raises(FreeSpaceError, match="missing"):
         read_df_utilization(tmp_path / "none.txt")
+
+
+def test_a_phone_without_e2freefrag_is_recorded_unmeasured(tmp_path, capsys):
+    assert ABSENT in adb_runner.SHIMS  # the stand-in's words
+    report = tmp_path / "freespace.txt"
+    report.write_text(f"{ABSENT}, no free-space histogram of /dev/block/sdd\n")
+    df = df_file(tmp_path, 90_000, 10_000)
+    state = ["severe", f"free={report}", f"df={df}", "level=high", "largest_at_most=8192"]
+    status, out = run(tmp_path, state)
+    assert status == 0
+    assert "severe: no e2freefrag on the device" in capsys.readouterr().err
+    with open(out) as handle:
+        (row,) = list(csv.DictReader(handle))
+    assert (row["measured"], row["utilization_percent"], row["largest_free_kib"]) == (
+        "no",
+        "90.0",
+        "",
+    )
+    # its utilization is still checked
+    df = df_file(tmp_path, 99_000, 1_000)
+    assert run(tmp_path, state)[0] == 1
 
 
 @pytest.mark.parametrize(

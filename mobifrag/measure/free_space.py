@@ -32,6 +32,9 @@ _HEADER_FIELDS = {
 }
 _BUCKET = re.compile(r"^\s*(\d+)([KMGT])\.\.\.\s*(\d+)([KMGT])-\s*:\s+(\d+)\s+(\d+)\s+\S+%$")
 _HISTOGRAM_TITLE = "HISTOGRAM OF FREE EXTENT SIZES:"
+# What the adb runner's stand-in prints on a phone without e2freefrag
+# (mobifrag/platform/adb_runner.py, SHIMS).
+ABSENT = "e2freefrag: not present on this device"
 
 
 class FreeSpaceError(ValueError):
@@ -113,11 +116,15 @@ def parse_e2freefrag(text: str, path: Path) -> FreeSpace:
     )
 
 
-def read_e2freefrag(path: Path) -> FreeSpace:
+def read_e2freefrag(path: Path) -> FreeSpace | None:
+    """The report at path; None where the device had no e2freefrag (a phone)."""
     path = Path(path)
     if not path.is_file():
         raise FreeSpaceError(f"{path} is missing: the aging job wrote no free-space report")
-    return parse_e2freefrag(path.read_text(errors="replace"), path)
+    text = path.read_text(errors="replace")
+    if text.startswith(ABSENT):
+        return None
+    return parse_e2freefrag(text, path)
 
 
 def read_df_utilization(path: Path) -> float:

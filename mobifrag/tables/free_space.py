@@ -17,7 +17,10 @@ it), `mean_at_most` the mean free extent. A state without targets is only record
 The table has one row per state and histogram range (power-of-two sizes, as e2freefrag
 counts them), the state's summary repeated on each; a state with no free extent has one
 row with empty range columns. When a state breaks a target nothing is written and the
-command exits 1, each broken target on its own line of stderr.
+command exits 1, each broken target on its own line of stderr. A phone without
+e2freefrag (the adb runner's stand-in says so) gives a state whose extents are not
+measured: its row has `measured` no and empty extent columns, only its utilization is
+checked, and a warning names it.
 """
 
 from __future__ import annotations
@@ -48,6 +51,7 @@ KEYS = ("free", "df", "level", "largest_at_most", "largest_below", "mean_at_most
 COLUMNS = (
     "state",
     "level",
+    "measured",
     "utilization_percent",
     "free_kib",
     "free_extents",
@@ -87,11 +91,13 @@ class State:
 @dataclass(frozen=True)
 class Measured:
     state: State
-    space: FreeSpace
+    space: FreeSpace | None  # None: the device had no e2freefrag
     utilization: float
 
     def largest_limit(self) -> int | None:
         """The largest free extent allowed, in bytes (whole blocks for `largest_below`)."""
+        if self.space is None:
+            return None
         target, block = self.state.target, self.space.block_size
         limits = []
         if target.largest_at_most is not None:
@@ -181,6 +187,8 @@ def broken_targets(measured: Measured) -> list[str]:
             f"{state.name}: utilization {measured.utilization:.1f} % is outside"
             f" {level.capitalize()}'s {_band_text(level)} (TMC §4.3) ({state.df_path})"
         )
+    if space is None:
+        return problems
     limit = measured.largest_limit()
     if limit is not None and space.largest_bytes > limit:
         problems.append(
@@ -202,10 +210,16 @@ def _kib(nbytes: float | None) -> object:
 
 def rows(measured: Measured) -> list[dict[str, object]]:
     space = measured.space
+    empty = {"from_kib": "", "to_kib": "", "extents": "", "extents_free_kib": ""}
     summary = {
         "state": measured.state.name,
         "level": measured.state.target.level or "",
+        "measured": "no" if space is None else "yes",
         "utilization_percent": round(measured.utilization, 2),
+    }
+    if space is None:
+        return [{**summary, **{c: "" for c in COLUMNS if c not in summary}}]
+    summary |= {
         "free_kib": _kib(space.free_bytes),
         "free_extents": space.free_extents,
         "largest_free_kib": _kib(space.largest_bytes),
@@ -213,7 +227,6 @@ def rows(measured: Measured) -> list[dict[str, object]]:
         "largest_limit_kib": _kib(measured.largest_limit()),
         "mean_limit_kib": _kib(measured.state.target.mean_at_most),
     }
-    empty = {"from_kib": "", "to_kib": "", "extents": "", "extents_free_kib": ""}
     if not space.buckets:
         return [{**summary, **empty}]
     return [
@@ -243,6 +256,13 @@ def main(argv: list[str] | None = None) -> int:
     except (TargetError, FreeSpaceError) as error:
         print(f"free_space: {error}", file=sys.stderr)
         return 1
+    for m in measured:
+        if m.space is None:
+            print(
+                f"free_space: warning: {m.state.name}: no e2freefrag on the device, its free"
+                f" extents are not measured nor checked ({m.state.free_path})",
+                file=sys.stderr,
+            )
     problems = [problem for m in measured for problem in broken_targets(m)]
     if problems:
         print("free_space: aged states break their free-space targets:", file=sys.stderr)
