@@ -1,7 +1,8 @@
 #!/bin/sh
 # Replay workload traces on one fresh file system (AutoAge days, fill/delete aging then
-# app scenarios, ...): every TRACE_DIR/*.iotrace in name order, with a fragcheck snapshot
-# and the free-space histogram after each trace, named after the trace. MKFS_OPTIONS
+# app scenarios, ...): every TRACE_DIR/*.iotrace in name order, with a fragcheck snapshot,
+# the free-space histogram (freespace/NAME.txt) and df -k (freespace/NAME.df) after each
+# trace, named after the trace. MKFS_OPTIONS
 # "aged" replays on the file system the disk already holds (a copy of a kept disk,
 # platform --disk-from) instead of a fresh one. PACE "pace" replays each operation at
 # its TIME_US (agent replay --pace), as Mobibench's replayer does; "fast" (the default)
@@ -41,5 +42,6 @@ for trace in "$trace_dir"/*.iotrace; do
   progress_step "fragcheck $name"
   snapshot "$mnt/data" "snapshots/$name"
   free_space_histogram "$fs" > "freespace/$name.txt"
+  df -k "$mnt" > "freespace/$name.df"
 done
 umount "$mnt"

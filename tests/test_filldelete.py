@@ -48,6 +48,21 @@ def test_the_filled_disk_is_reclaimed_to_the_level(dof):
     assert sum(low["ops"].values()) == 0
 
 
+def test_high_holds_only_holes_of_the_scaled_size(dof):
+    # The aging files are scaled by 1/128 here (one block each): no free run of the
+    # scaled 512 KiB limit (two blocks) may form, and the fill leaves no free block.
+    with open(RUNS / "free-space.csv") as handle:
+        rows = list(csv.DictReader(handle))
+    for app in ("facebook", "earth"):
+        high = [r for r in rows if r["state"] == f"high-{app}"]
+        assert {r["largest_free_kib"] for r in high} == {"4.0"}, app
+        assert 80 <= float(high[0]["utilization_percent"]) <= 95, app
+    filled = json.loads((PLATFORM_RUNS / "filled/replay.json").read_text())
+    assert filled["ops"]["fill"] == 1 and filled["errors"]["fill"] == 0
+    thinned = json.loads((PLATFORM_RUNS / "high-facebook/replay/00-aging.json").read_text())
+    assert thinned["spared_files"] > 0  # neighbours of deleted files stay
+
+
 def test_non_sqlite_files_fragment_when_the_disk_is_nearly_full(dof):
     for app in ("facebook", "earth"):
         low = mean(own_files(dof, "low", app, sqlite=False))

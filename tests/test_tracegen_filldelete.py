@@ -1,3 +1,5 @@
+from statistics import fmean
+
 import pytest
 
 from mobifrag.workloads.__main__ import main
@@ -15,20 +17,26 @@ def file_sizes(ops, folder):
     return sizes
 
 
-def test_fill_delete_overfills_then_reclaims_down_to_target():
-    ops = fill_delete(256 * MIB, 90, seed=3)
+def test_fill_delete_overfills_then_thins_down_to_target():
+    ops = fill_delete(256 * MIB, 90, seed=3, hole_limit=512 * 1024)
     large, small = file_sizes(ops, "aging/large"), file_sizes(ops, "aging/small")
     assert sum(large.values()) + sum(small.values()) >= 256 * MIB
     assert all(LARGE_BYTES[0] - 4096 <= s <= LARGE_BYTES[1] for s in large.values())
     assert all(4096 <= s <= SMALL_BYTES[1] for s in small.values())
     assert 0.8 < sum(small.values()) / sum(large.values()) < 1.05
-    last = ops[-1]
-    assert (last.op, last.path, last.args[:2], last.args[3]) == (
-        "reclaim",
-        "aging/small",
-        (90, 0),
-        "small-*",
-    )
+    rest, last = ops[-2], ops[-1]
+    # every block the files left is taken before small files are deleted
+    assert (rest.op, rest.path, rest.args) == ("fill", "aging/large/rest.bin", (100,))
+    assert (last.op, last.path, last.args) == ("thin", "aging/small", (90, 3, "small-*", 524288))
+
+
+def test_small_files_average_near_the_holes_of_the_papers_full_state():
+    # TMC §4.3 fn. 4: pieces of 88 KB; log-uniform 4-500 KiB averages about 103 KiB,
+    # where uniform sizes averaged 252 KiB
+    small = file_sizes(fill_delete(256 * MIB, 90, seed=3), "aging/small")
+    assert 80 * 1024 < fmean(small.values()) < 130 * 1024
+    below_64k = sum(s < 64 * 1024 for s in small.values()) / len(small)
+    assert 0.45 < below_64k < 0.65  # log-uniform: ln(16) / ln(125) = 0.57
 
 
 def test_small_files_are_synced_by_batch_before_the_next_large_file():
@@ -37,6 +45,7 @@ def test_small_files_are_synced_by_batch_before_the_next_large_file():
     # large file fsynced, then its batch of small files synced at once, alternating
     assert kinds[:4] == [("fsync", "large"), ("syncfs", "small")] * 2
     assert kinds[-1] == ("syncfs", "small")
+    assert [op.op for op in ops[-3:]] == ["syncfs", "fill", "thin"]
     assert not any(op.op == "fsync" and op.path.startswith("aging/small") for op in ops)
 
 
@@ -72,7 +81,7 @@ def test_holes_are_every_other_file_of_a_comb():
     order = [op.path for op in ops if op.op == "create" and op.path.startswith("aging/comb")]
     assert all(("hole-" in p) == (i % 2 == 1) for i, p in enumerate(order))
     fill = next(op for op in ops if op.op == "fill")
-    assert fill.args == (96,)  # 90 % afterwards + 16 MiB of holes (6.25 %)
+    assert fill.args == (100,)  # the holes are the only free space
     assert ops.index(fill) > max(i for i, op in enumerate(ops) if op.path.startswith("aging/comb/"))
     # the whole comb is written back before the filler can take blocks between its files
     synced = ops[ops.index(fill) - 1]
@@ -107,8 +116,18 @@ def test_the_fill_and_the_reclaim_make_the_whole_procedure():
     parts = [fill_delete(64 * MIB, 90, 2, 0.5, part) for part in ("fill", "reclaim")]
     assert parts[0] + parts[1] == whole
     assert parts[0] == fill_delete(64 * MIB, 75, 2, 0.5, "fill")  # the fill ignores the target
-    assert [op.op for op in parts[1]] == ["reclaim"]
+    assert [op.op for op in parts[1]] == ["thin"]
     assert fill_delete(64 * MIB, 0, 2, 0.5, "reclaim") == []
+
+
+def test_hole_limit_goes_to_the_thin_and_the_cli(tmp_path):
+    assert fill_delete(64 * MIB, 90, 2, 0.5, "reclaim")[0].args[-1] == 0
+    out = tmp_path / "high.iotrace"
+    argv = ["filldelete", "--disk-bytes", "64M", "--target", "90", "--seed", "1"]
+    assert main([*argv, "--part", "reclaim", "--hole-limit", "16K", "--out", str(out)]) == 0
+    assert out.read_text().splitlines()[-1].endswith("\tthin\taging/small\t90\t1\tsmall-*\t16384")
+    with pytest.raises(ValueError, match="hole limit -1"):
+        fill_delete(64 * MIB, 90, 1, hole_limit=-1)
 
 
 def test_unknown_part_is_named():

@@ -80,6 +80,27 @@ def test_aged_states_are_kept_with_their_snapshots(latency):
     assert sum(f.path.startswith("aging/comb/keep-") for f in severe) > 1000
 
 
+def free_space_rows():
+    with open(REPO / RUN / "free-space.csv") as handle:
+        rows = list(csv.DictReader(handle))
+    return {state: [r for r in rows if r["state"] == state] for state in STATES}
+
+
+def test_the_holes_are_the_severe_states_only_free_space(latency):
+    # TMC §5.2: 8 KB holes. The filler takes every other block, so no free extent is
+    # larger than a hole; filled only to a rounded fullness, 1-8 MiB runs stayed free.
+    rows = free_space_rows()
+    severe = rows["severe"]
+    assert {r["largest_free_kib"] for r in severe} == {"8.0"}
+    assert {(r["from_kib"], r["to_kib"]) for r in severe} <= {("4.0", "8.0"), ("8.0", "16.0")}
+    holes = sum(int(r["extents"]) for r in severe if r["from_kib"] == "8.0")
+    assert holes >= 0.95 * 12 * 1024 / 8  # scales.test.user_latency.deleted_mib in 8 KiB
+    for state in STATES:  # both at High (TMC §4.3: 80-95 %)
+        assert 80 <= float(rows[state][0]["utilization_percent"]) <= 95, state
+    # No keeps its free space contiguous: nothing was deleted
+    assert float(rows["no"][0]["largest_free_kib"]) > 1024
+
+
 def test_figures_are_drawn(latency):
     for n in ("10-launch", "11-install", "12-sqlite"):
         assert (REPO / FIGURES / f"tmc-fig{n}.pdf").stat().st_size > 0

@@ -31,7 +31,7 @@ static const char *const mutator_tokens[] = {
     "250", "9223372036854775807", "9223372036854775808", "18446744073709551615",
     "18446744073709551616", "1000000000", "1000000001", "4k", "0x10", "-1", "+1",
     "mkdir", "create", "write", "append", "read", "fsync", "fdatasync", "syncfs",
-    "fallocate", "truncate", "unlink", "rename", "sql", "fill", "reclaim", "keep",
+    "fallocate", "truncate", "unlink", "rename", "sql", "fill", "reclaim", "thin", "keep",
     "extend", "delete", "persist", "wal", "insert", "update", "select", "*", "img-*",
     "\xff", "\xc3\xa9", "\r",
 };

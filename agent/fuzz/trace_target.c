@@ -54,6 +54,11 @@ static void check_op(const struct trace_op *op)
         require(op->reclaim.percent >= 0.0 && op->reclaim.percent <= 100.0);
         require(op->reclaim.glob && op->reclaim.glob[0] && !strchr(op->reclaim.glob, '/'));
         break;
+    case OP_THIN:
+        require(op->thin.percent >= 0.0 && op->thin.percent <= 100.0);
+        require(op->thin.glob && op->thin.glob[0] && !strchr(op->thin.glob, '/'));
+        require(op->thin.limit <= max_offset);
+        break;
     default: break;
     }
 }

@@ -42,6 +42,7 @@ void replay_stats_merge(struct replay_stats *into, const struct replay_stats *fr
     into->bytes_read += from->bytes_read;
     into->reclaimed_files += from->reclaimed_files;
     into->reclaimed_bytes += from->reclaimed_bytes;
+    into->spared_files += from->spared_files;
 }
 
 uint64_t replay_stats_total_ops(const struct replay_stats *stats)

@@ -25,6 +25,7 @@ struct replay_stats {
     uint64_t bytes_read;
     uint64_t reclaimed_files;
     uint64_t reclaimed_bytes;
+    uint64_t spared_files; /* left by `thin` so free runs stay below its LIMIT */
 };
 
 void replay_stats_count(struct replay_stats *stats, enum trace_op_kind kind,

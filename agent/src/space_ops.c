@@ -3,9 +3,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "content_io.h"
+#include "ext4_reserve.h"
 #include "root_files.h"
 #include "space_usage.h"
 #include "victim_list.h"
@@ -29,6 +31,46 @@ static op_status fill_until(struct replay_context *context, int fd,
     }
 }
 
+#define REST_STEP (64ull << 20) /* below ext4's longest unwritten extent (32767 blocks) */
+
+/* fallocate from the end of fd while that still takes blocks. */
+static op_status allocate_the_rest(int fd)
+{
+    for (;;) {
+        struct statvfs fs;
+        struct stat before, after;
+        if (fstatvfs(fd, &fs) != 0 || fstat(fd, &before) != 0)
+            return errno;
+        uint64_t free_bytes = (uint64_t)fs.f_bfree * fs.f_frsize;
+        if (free_bytes == 0)
+            return OP_OK;
+        uint64_t length = free_bytes < REST_STEP ? free_bytes : REST_STEP;
+        if (fallocate(fd, 0, before.st_size, (off_t)length) != 0 && errno != ENOSPC)
+            return errno;
+        if (fstat(fd, &after) != 0)
+            return errno;
+        if (after.st_blocks <= before.st_blocks)
+            return OP_OK; /* nothing more fits: the file system is full */
+    }
+}
+
+/* A fill to 100 % leaves no free block: what the writes could not take
+ * (ext4's reserved clusters, space preallocated to other files, the
+ * last partial chunk) is allocated to the file with fallocate, which
+ * allocates at once (no delayed allocation waits for metadata blocks), with
+ * ext4's reserve lowered for the moment. */
+static op_status take_the_rest(int fd)
+{
+    if (fsync(fd) != 0)
+        return errno;
+    struct ext4_reserve reserve;
+    ext4_reserve_lower(fd, &reserve);
+    op_status status = allocate_the_rest(fd);
+    if (!ext4_reserve_restore(&reserve) && status == OP_OK)
+        status = EIO;
+    return status;
+}
+
 op_status replay_fill(struct replay_context *context, const struct trace_op *op)
 {
     op_status status = OP_OK;
@@ -36,6 +78,8 @@ op_status replay_fill(struct replay_context *context, const struct trace_op *op)
     if (fd < 0)
         return status;
     status = fill_until(context, fd, op);
+    if (op->fill.percent >= 100.0 && (status == OP_OK || status == ENOSPC))
+        status = take_the_rest(fd);
     op_status synced = fsync(fd) == 0 ? OP_OK : errno;
     return status != OP_OK ? status : synced;
 }

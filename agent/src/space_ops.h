@@ -7,7 +7,10 @@
 
 /* `fill`: appends REPLAY_CHUNK writes to one file until its file system is
  * PERCENT % used (space_usage.h) or a write fails (ENOSPC), then fsyncs.
- * The first failure is the op's status. */
+ * The first failure is the op's status. PERCENT 100 means every free block:
+ * the writes end in ENOSPC (not an error then), and the blocks they could not
+ * take are allocated to the file with fallocate, ext4's reserved clusters
+ * included (ext4_reserve.h). */
 op_status replay_fill(struct replay_context *context, const struct trace_op *op);
 
 /* `reclaim`: when the file system is more than PERCENT % used, deletes the

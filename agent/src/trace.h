@@ -11,7 +11,7 @@
 enum trace_op_kind {
     OP_MKDIR, OP_CREATE, OP_WRITE, OP_APPEND, OP_READ, OP_FSYNC, OP_FDATASYNC,
     OP_SYNCFS, OP_FALLOCATE, OP_TRUNCATE, OP_UNLINK, OP_RENAME, OP_SQL, OP_FILL, OP_RECLAIM,
-    OP_KIND_COUNT
+    OP_THIN, OP_KIND_COUNT
 };
 
 enum sql_journal { JOURNAL_DELETE, JOURNAL_TRUNCATE, JOURNAL_PERSIST, JOURNAL_WAL,
@@ -25,6 +25,7 @@ struct rename_args { char *new_path; };
 struct sql_args { enum sql_journal journal; enum sql_kind kind; uint64_t rows, bytes; };
 struct fill_args { double percent; };
 struct reclaim_args { double percent; uint64_t bytes, seed; char *glob; };
+struct thin_args { double percent; uint64_t seed; char *glob; uint64_t limit; };
 
 struct trace_op {
     uint64_t time_us;
@@ -40,6 +41,7 @@ struct trace_op {
         struct sql_args sql;
         struct fill_args fill;
         struct reclaim_args reclaim;
+        struct thin_args thin;
     };
 };
 

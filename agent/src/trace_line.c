@@ -2,6 +2,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "trace_fields.h"
@@ -115,6 +116,21 @@ static bool parse_reclaim(struct line_parser *parser, struct reclaim_args *args)
     return !error || fail(parser, "bad GLOB: %s%s", error, "");
 }
 
+static bool parse_thin(struct line_parser *parser, struct thin_args *args)
+{
+    if (!field_percent(parser, 4, &args->percent) ||
+        !field_u64(parser, 5, "SEED", UINT64_MAX, &args->seed))
+        return false;
+    const char *error = decode_trace_glob(parser->fields[6], &args->glob);
+    if (error)
+        return fail(parser, "bad GLOB: %s%s", error, "");
+    if (field_u64(parser, 7, "LIMIT", MAX_FILE_OFFSET, &args->limit))
+        return true;
+    free(args->glob);
+    args->glob = NULL;
+    return false;
+}
+
 static bool parse_arguments(struct line_parser *parser)
 {
     struct trace_op *op = parser->op;
@@ -135,6 +151,8 @@ static bool parse_arguments(struct line_parser *parser)
         return field_percent(parser, 4, &op->fill.percent);
     case OP_RECLAIM:
         return parse_reclaim(parser, &op->reclaim);
+    case OP_THIN:
+        return parse_thin(parser, &op->thin);
     default:
         return true; /* no arguments */
     }

@@ -23,6 +23,7 @@ static const struct {
     [OP_SQL] = {"sql", "JOURNAL KIND ROWS BYTES", 4},
     [OP_FILL] = {"fill", "PERCENT", 1},
     [OP_RECLAIM] = {"reclaim", "PERCENT BYTES SEED GLOB", 4},
+    [OP_THIN] = {"thin", "PERCENT SEED GLOB LIMIT", 4},
 };
 
 static const char *const journal_names[JOURNAL_COUNT] = {
@@ -107,6 +108,8 @@ void trace_op_free(struct trace_op *op)
         free(op->rename.new_path);
     if (op->kind == OP_RECLAIM)
         free(op->reclaim.glob);
+    if (op->kind == OP_THIN)
+        free(op->thin.glob);
     op->path = NULL;
 }
 

@@ -377,6 +377,44 @@ static void reclaim_below_the_threshold_deletes_nothing(void)
     agent_run_free(&run);
 }
 
+/* Six 4 KiB images in root/m, thinned down to 0 % with LIMIT: how many remain. */
+static uint64_t thin_leaves(const char *limit, uint64_t *spared)
+{
+    remove_root();
+    CHECK(make_dir(scratch_path("root")) && make_dir(scratch_path("root/m")));
+    char block[4096];
+    memset(block, 'x', sizeof block);
+    for (int i = 0; i < 6; i++) {
+        char path[64];
+        snprintf(path, sizeof path, "root/m/img%d.jpg", i);
+        CHECK(write_file(scratch_path(path), block, sizeof block));
+    }
+    char line[128];
+    snprintf(line, sizeof line, "0\t0\tthin\tm\t0\t7\t*.jpg\t%s\n", limit);
+    struct agent_run run;
+    CHECK(replay(&run, line, "0"));
+    CHECK_EQ(run.status, 0);
+    CHECK_EQ(json_member(run.stdout_text, "errors", "thin"), 0);
+    *spared = json_field(run.stdout_text, "spared_files");
+    CHECK_EQ(json_field(run.stdout_text, "reclaimed_files") + *spared, 6);
+    agent_run_free(&run);
+    return (uint64_t)count_dir_entries(scratch_path("root/m"));
+}
+
+static void thin_spares_files_that_would_make_a_long_free_run(void)
+{
+    uint64_t spared;
+    /* No limit, or one no run of six 4 KiB files reaches: every file goes. */
+    CHECK_EQ(thin_leaves("0", &spared), 0);
+    CHECK_EQ(spared, 0);
+    CHECK_EQ(thin_leaves("1073741824", &spared), 0);
+    CHECK_EQ(spared, 0);
+    /* A file's own 4 KiB already make a run of 4096 bytes: every file stays. */
+    CHECK_EQ(thin_leaves("4096", &spared), 6);
+    CHECK_EQ(spared, 6);
+    remove_root();
+}
+
 static void fill_to_a_reached_percent_writes_nothing(void)
 {
     struct agent_run run;
@@ -472,6 +510,8 @@ void register_replay_tests(void)
                   reclaim_deletes_the_same_random_images_for_a_seed);
     test_register("replay: reclaim below the threshold deletes nothing",
                   reclaim_below_the_threshold_deletes_nothing);
+    test_register("replay: thin spares files that would make a long free run",
+                  thin_spares_files_that_would_make_a_long_free_run);
     test_register("replay: fill to a reached percent writes nothing",
                   fill_to_a_reached_percent_writes_nothing);
     test_register("replay: pace waits for the trace times", pace_waits_for_the_trace_times);

@@ -6,6 +6,7 @@
 
 #include "check.h"
 #include "errno_name.h"
+#include "free_runs.h"
 #include "space_usage.h"
 #include "trace.h"
 #include "trace_fields.h"
@@ -67,6 +68,13 @@ static void trace_lines_of_every_kind_parse(void)
     CHECK_STR(op.reclaim.glob, "*.jpg");
     trace_op_free(&op);
 
+    CHECK(parse("0\t0\tthin\taging/small\t90\t7\tsmall-*\t524288", &op, message));
+    CHECK(close_to(op.thin.percent, 90.0));
+    CHECK_EQ(op.thin.seed, 7);
+    CHECK_STR(op.thin.glob, "small-*");
+    CHECK_EQ(op.thin.limit, 524288);
+    trace_op_free(&op);
+
     CHECK(parse("0\t0\trename\ta\\x01\tb\\\\c", &op, message));
     CHECK_STR(op.path, "a\x01");
     CHECK_STR(op.rename.new_path, "b\\c");
@@ -98,6 +106,9 @@ static void malformed_trace_lines_are_rejected(void)
     expect_rejected("0\t0\tfill\tf\t101", "above 100");
     expect_rejected("0\t0\tfill\tf\t7e1", "bad PERCENT");
     expect_rejected("0\t0\treclaim\td\t90\t1\t1\ta/*.jpg", "GLOB");
+    expect_rejected("0\t0\tthin\td\t90\t1\t*\t-4", "bad LIMIT");
+    expect_rejected("0\t0\tthin\td\t90\t1\t*", "'thin' takes 8");
+    expect_rejected("0\t0\tthin\td\t90\t1\t\t4096", "GLOB");
     expect_rejected("0\t0", "TIME_US THREAD OP PATH");
     expect_rejected("0\t0\tcreate\t", "empty path");
 }
@@ -156,6 +167,41 @@ static void victim_order_depends_only_on_the_seed(void)
     victim_list_free(&sorted);
 }
 
+#define ONE(start) ((struct span){(start), 4096})
+
+static void free_runs_join_touching_freed_extents(void)
+{
+    struct free_runs runs = {0};
+    struct span a = ONE(0), b[] = {ONE(4096), ONE(16384)}, c = ONE(8192), d = ONE(24576);
+    CHECK_EQ(free_runs_longest_with(&runs, &a, 1), 4096);
+    CHECK_EQ(free_runs_longest_with(&runs, &a, 1), 4096); /* asking frees nothing */
+    CHECK(free_runs_free(&runs, &a, 1));
+    CHECK_EQ(free_runs_longest_with(&runs, &c, 1), 4096); /* b still lies between */
+    CHECK_EQ(free_runs_longest_with(&runs, b, 2), 8192);  /* [0, 8K) with a */
+    CHECK(free_runs_free(&runs, &c, 1));
+    CHECK_EQ(free_runs_longest_with(&runs, b, 2), 12288); /* [0, 12K); [16K, 20K) apart */
+    CHECK(free_runs_free(&runs, b, 2));
+    CHECK_EQ(free_runs_longest_with(&runs, &d, 1), 4096); /* 20K-24K is not known free */
+    CHECK_EQ(free_runs_longest_with(&runs, NULL, 0), 0);
+    free_runs_release(&runs);
+}
+
+static void free_runs_join_a_files_own_touching_extents(void)
+{
+    struct free_runs runs = {0};
+    struct span left = {0, 8192}, file[] = {ONE(12288), ONE(8192)}; /* out of order */
+    CHECK(free_runs_free(&runs, &left, 1));
+    CHECK_EQ(free_runs_longest_with(&runs, file, 2), 16384);
+    /* Many freed pieces in a row (the map grows past its first size). */
+    for (uint64_t start = 1 << 20; start < (1 << 20) + 3000 * 4096; start += 4096) {
+        struct span piece = ONE(start);
+        CHECK(free_runs_free(&runs, &piece, 1));
+    }
+    struct span next = ONE((1 << 20) + 3000 * 4096);
+    CHECK_EQ(free_runs_longest_with(&runs, &next, 1), 3001 * 4096);
+    free_runs_release(&runs);
+}
+
 static void errno_values_have_names(void)
 {
     char name[32];
@@ -176,5 +222,9 @@ void register_replay_unit_tests(void)
                   bytes_above_percent_reaches_the_target);
     test_register("replay units: victim order depends only on the seed",
                   victim_order_depends_only_on_the_seed);
+    test_register("replay units: free runs join touching freed extents",
+                  free_runs_join_touching_freed_extents);
+    test_register("replay units: free runs join a file's own touching extents",
+                  free_runs_join_a_files_own_touching_extents);
     test_register("replay units: errno values have names", errno_values_have_names);
 }

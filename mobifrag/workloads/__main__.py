@@ -5,7 +5,8 @@
       [--package-scale P]
   python -m mobifrag.workloads autoage --models traces/scenarios --days 30 --seed 1 \\
       --disk-bytes 1G --out aging/ [--scale F] [--size-scale S] [--apps a,b]
-  python -m mobifrag.workloads filldelete --disk-bytes 1G --target 90 --seed 1 --out aging.iotrace
+  python -m mobifrag.workloads filldelete --disk-bytes 1G --target 90 --seed 1 \
+      --out aging.iotrace [--size-scale S] [--part fill|reclaim] [--hole-limit 512K]
   python -m mobifrag.workloads createdelete --disk-bytes 2G --target 50 --file-bytes 256K \
       --create-share 0.6 --seed 1 --out aging.iotrace
   python -m mobifrag.workloads holes --disk-bytes 1G --fullness 90 --small-bytes 8K \
@@ -131,6 +132,13 @@ def parser() -> argparse.ArgumentParser:
         choices=filldelete.PARTS,
         default="all",
         help="the fill (independent of --target), the reclaim down to --target, or both",
+    )
+    fd.add_argument(
+        "--hole-limit",
+        type=_size_or_zero,
+        default=0,
+        help="spare small files whose deletion would make a free run of this many bytes"
+        " or more (default 0: none spared)",
     )
     fd.add_argument("--out", required=True, type=Path)
 
@@ -267,11 +275,11 @@ def _write_aging(args, ops, comment: str) -> dict:
 
 def _filldelete(args) -> dict:
     ops = filldelete.fill_delete(
-        args.disk_bytes, args.target, args.seed, args.size_scale, args.part
+        args.disk_bytes, args.target, args.seed, args.size_scale, args.part, args.hole_limit
     )
     comment = (
         f"filldelete disk={args.disk_bytes} target={args.target} seed={args.seed}"
-        f" size_scale={args.size_scale:g} part={args.part}"
+        f" size_scale={args.size_scale:g} part={args.part} hole_limit={args.hole_limit}"
     )
     return _write_aging(args, ops, comment)
 

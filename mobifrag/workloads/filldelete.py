@@ -3,27 +3,38 @@ the No / Moderate / Severe states of TMC §5.2).
 
 Large files (≥ 10 MB) and batches of small files (≤ 500 KB) are created alternately,
 one byte of small files for every byte of large ones, until the disk is full (the trace
-asks for more than the disk holds; the replayer counts the ENOSPC and goes on). Each large
-file is fsynced; a batch of small files is written back by one `syncfs` after its last
-file, before the next large file is written, so large files and batches still alternate
-on disk with one journal commit per batch instead of one per file (under TCG the fill
-took as long either way: creating the files dominates). Sizes scaled with the disk keep
-the number of files the same at every scale: half of a 32 GB disk in small files of
-252 KiB on average is about 64,000 files (81,195 asked on a 1 GiB disk, where whole
-4 KiB blocks raise the smallest sizes). Then:
+asks for more than the disk holds; the replayer counts the ENOSPC and goes on), and a
+last `fill` to 100 % takes every block left (the replayer allocates what the writes
+could not, ext4's reserved clusters included): a disk filled only until ENOSPC keeps
+2 % of itself free, in runs of megabytes where the last files stopped, and every later
+allocation lands there instead of in the holes. Each large file is fsynced; a batch of
+small files is written back by one `syncfs` after its last file, before the next large
+file is written, so large files and batches still alternate on disk with one journal
+commit per batch instead of one per file (under TCG the fill took as long either way:
+creating the files dominates). Small files are log-uniform between the bounds (TMC
+gives only the bound): the paper's Full state left its free space in pieces of 88 KB on
+average (TMC §4.3 fn. 4: a file filling it took 3,098 pieces), and deleting small files
+at random leaves holes as large as the files, which average 103 KB log-uniform and
+252 KB uniform. Sizes scaled with the disk keep the number of files about the same at
+every scale. Then:
 
 - `fill_delete`: small files are deleted at random until the file system is down to the
-  target utilization (reclaim with BYTES 0), leaving small holes everywhere (TMC §4.3);
-  target 0 is the pristine Low state and writes nothing. On a scaled-down disk the app
-  files written afterwards are scaled down too (`reference_disk_gib` in the config), so
-  the aging files take the same `size_scale`: a dex file then spans as many holes as on
-  the paper's phone (TMC §4.3: 3.2 MB dex files in pieces of 243 KB), where it would fit
-  in one hole of the paper's size;
-- `holes`: a comb of small files of one size, a filler file up to a fullness, then every
-  other small file deleted, leaving holes of that size (TMC §5.2: 500 MB of deleted
-  64 KB or 8 KB files for Moderate and Severe, none for No). Files written one after
-  another in one directory are laid out one after another, so a deleted file between two
-  kept ones is a hole of its size;
+  target utilization (`thin`), leaving small holes everywhere (TMC §4.3); a file whose
+  deletion would join freed neighbours into a free run of `hole_limit` bytes or more is
+  spared, so no free extent reaches the largest preallocation unit TMC §6.1.1 tests
+  (random deletion alone leaves runs of several deleted neighbours). Target 0 is the
+  pristine Low state and writes nothing. On a scaled-down disk the app files written
+  afterwards are scaled down too (`reference_disk_gib` in the config), so the aging files
+  take the same `size_scale`: a dex file then spans as many holes as on the paper's phone
+  (TMC §4.3: 3.2 MB dex files in pieces of 243 KB), where it would fit in one hole of the
+  paper's size;
+- `holes`: a comb of small files of one size, a filler file, then every other small file
+  deleted, leaving holes of that size (TMC §5.2: 500 MB of deleted 64 KB or 8 KB files
+  for Moderate and Severe, none for No). Files written one after another in one
+  directory are laid out one after another, so a deleted file between two kept ones is a
+  hole of its size. With holes the filler takes every block (`fill` 100), so the holes
+  are the only free space and the utilization is what they leave; without (No) it stops
+  at the fullness;
 - `create_delete`: files of one size created and deleted at random until the live files
   hold the target share of the disk (Ext4 tuning §4.1: 256 KB files, half full).
 
@@ -32,12 +43,14 @@ Everything runs in thread 0, so the layout depends only on the seed and the file
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Iterator
 
 from mobifrag.workloads.iotrace import Op, make_op
 
 KIB, MIB = 1024, 1024 * 1024
+BLOCK = 4 * KIB  # config filesystems.ext4_mkfs: -b 4096
 LARGE_BYTES = (10 * MIB, 20 * MIB)  # TMC §4.3: large files ≥ 10 MB
 SMALL_BYTES = (4 * KIB, 500 * KIB)  # TMC §4.3: small files ≤ 500 KB
 CHUNK = 1 * MIB  # append size of bulk writes
@@ -58,7 +71,7 @@ def _file_ops(path: str, size: int, sync: bool = True) -> Iterator[Op]:
 
 
 def _block_aligned(size: int) -> int:
-    return max(4 * KIB, size // (4 * KIB) * (4 * KIB))
+    return max(BLOCK, size // BLOCK * BLOCK)
 
 
 def _alternating(
@@ -88,33 +101,52 @@ def _scaled_range(bounds: tuple[int, int], size_scale: float):
     return lambda rng: rng.randint(low, high)
 
 
+def _scaled_log_range(bounds: tuple[int, int], size_scale: float):
+    """Sizes whose logarithm is uniform between the scaled bounds, the lower one raised
+    to a block (smaller sizes would all take one block anyway)."""
+    low, high = (max(1, round(b * size_scale)) for b in bounds)
+    low = min(max(low, BLOCK), high)
+    log_low, log_high = math.log(low), math.log(high)
+    return lambda rng: round(math.exp(rng.uniform(log_low, log_high)))
+
+
 PARTS = ("all", "fill", "reclaim")
 
 
 def fill_delete(
-    disk_bytes: int, target_percent: int, seed: int, size_scale: float = 1.0, part: str = "all"
+    disk_bytes: int,
+    target_percent: int,
+    seed: int,
+    size_scale: float = 1.0,
+    part: str = "all",
+    hole_limit: int = 0,
 ) -> list[Op]:
     """Fill the disk with alternating large and small files (TMC §4.3's sizes times
     size_scale, at least one block), then delete small files at random down to
-    target_percent utilization; target 0 is the pristine state (Low) and writes nothing.
-    `part` "fill" or "reclaim" gives one half: the fill does not depend on the target,
-    so one filled disk can be copied and reclaimed to every level."""
+    target_percent utilization, sparing those that would join freed neighbours into a
+    free run of hole_limit bytes or more (0: none spared); target 0 is the pristine state
+    (Low) and writes nothing. `part` "fill" or "reclaim" gives one half: the fill does
+    not depend on the target, so one filled disk can be copied and reclaimed to every
+    level."""
     if not 0 <= target_percent < 100:
         raise ValueError(f"target utilization {target_percent} % is not in 0..99")
     if not 0 < size_scale <= 1:
         raise ValueError(f"size scale {size_scale:g} is not in (0, 1]")
     if part not in PARTS:
         raise ValueError(f"part {part!r} is not one of {', '.join(PARTS)}")
+    if hole_limit < 0:
+        raise ValueError(f"hole limit {hole_limit} is negative")
     if target_percent == 0 and part != "fill":
         return []
     ops = fill(disk_bytes, seed, size_scale) if part != "reclaim" else []
     if part != "fill":
-        ops.append(make_op(0, 0, "reclaim", SMALL_DIR, target_percent, 0, seed, "small-*"))
+        ops.append(make_op(0, 0, "thin", SMALL_DIR, target_percent, seed, "small-*", hole_limit))
     return ops
 
 
 def fill(disk_bytes: int, seed: int, size_scale: float) -> list[Op]:
-    """The fill of fill_delete: large and small files until the disk is full."""
+    """The fill of fill_delete: large and small files until the disk is full, then
+    every block left."""
     rng = random.Random(seed)
     ops = _header()
     unsynced = False
@@ -122,7 +154,7 @@ def fill(disk_bytes: int, seed: int, size_scale: float) -> list[Op]:
         rng,
         int(disk_bytes * OVERFILL),
         _scaled_range(LARGE_BYTES, size_scale),
-        _scaled_range(SMALL_BYTES, size_scale),
+        _scaled_log_range(SMALL_BYTES, size_scale),
     ):
         small = path.startswith(SMALL_DIR)
         if not small and unsynced:
@@ -130,6 +162,7 @@ def fill(disk_bytes: int, seed: int, size_scale: float) -> list[Op]:
         ops.extend(_file_ops(path, size, sync=not small))
         unsynced = small
     ops.append(make_op(0, 0, "syncfs", SMALL_DIR))
+    ops.append(make_op(0, 0, "fill", f"{LARGE_DIR}/rest.bin", 100))
     return ops
 
 
@@ -148,17 +181,17 @@ def _comb_ops(count: int, size: int) -> Iterator[Op]:
 def holes(
     disk_bytes: int, fullness_percent: int, small_bytes: int, small_total: int, seed: int
 ) -> list[Op]:
-    """Free space holding holes of small_bytes adding up to small_total, the file system
-    at fullness_percent afterwards (TMC §5.2: 500 MB of deleted 64 KB or 8 KB files;
-    fullness 100 leaves no free space but the holes). A comb of small files comes first,
-    then one filler file up to the fullness plus the holes' share (the replayer measures
-    the file system, so no capacity estimate is involved), then every other small file
-    is deleted."""
+    """Free space holding only holes of small_bytes adding up to small_total (TMC §5.2:
+    500 MB of deleted 64 KB or 8 KB files), or with no holes (small_total 0, the No
+    state) the file system at fullness_percent. A comb of small files comes first, then
+    one filler file taking every block left (with holes) or up to the fullness (the
+    replayer measures the file system, so no capacity estimate is involved), then every
+    other small file is deleted. With holes the utilization is what they leave, about
+    100 % less their share of the disk: the caller sizes them for the fullness."""
     if not 0 < fullness_percent <= 100:
         raise ValueError(f"fullness {fullness_percent} % is not between 1 and 100")
     holes_count = -(-small_total // small_bytes) if small_bytes else 0
-    hole_share = 100 * holes_count * small_bytes / disk_bytes
-    fill_to = min(100, round(fullness_percent + hole_share))
+    fill_to = 100 if holes_count else fullness_percent
     ops = _header() + [make_op(0, 0, "mkdir", COMB_DIR)]
     ops.extend(_comb_ops(2 * holes_count, small_bytes))
     ops.append(make_op(0, 0, "fill", f"{LARGE_DIR}/filler.bin", fill_to))

@@ -46,6 +46,7 @@ OP_ARGS: dict[str, tuple] = {
     "sql": (JOURNAL_MODES, SQL_KINDS, "offset", "blob"),
     "fill": ("percent",),
     "reclaim": ("percent", "u64", "u64", "glob"),
+    "thin": ("percent", "u64", "glob", "offset"),
 }
 _INT_LIMITS = {"offset": MAX_FILE_OFFSET, "u64": MAX_U64, "blob": MAX_SQL_BLOB}
 _SPANS = ("write", "read", "fallocate")  # OFFSET + LENGTH within the largest file offset

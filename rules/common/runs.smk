@@ -122,6 +122,16 @@ def filldelete_runs(wildcards):
     }
 
 
+def filldelete_aged_runs(wildcards):
+    """(level, app, run folder) of every level's replay: its 00-aging trace ages the disk."""
+    run = on_platform("", wildcards).rstrip("/")
+    return [
+        (level, app, f"{run}/filldelete/{wildcards.fs}/{level}-{app}")
+        for level in scale_params(wildcards.scale)["filldelete"]["levels"]
+        for app in config["filldelete"]["apps"]
+    ]
+
+
 # --- capacity -----------------------------------------------------------------------
 def capacity_runs(wildcards):
     """Label → the final snapshot of every app on each capacity (TMC Fig. 8)."""

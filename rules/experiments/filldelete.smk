@@ -1,5 +1,9 @@
 # Fill/delete aging (TMC §4.3, Fig. 7): a disk filled and aged to each level, then
-# each app installed and snapshotted.
+# each app installed and snapshotted. Every level's free space is checked against its
+# target (free-space.csv beside the table, config filldelete.hole_limit_kib).
+from mobifrag.workflow import free_space_targets
+
+
 rule filldelete_fill_trace:
     output:
         workloads("filldelete/traces/fill.iotrace"),
@@ -65,10 +69,15 @@ rule filldelete_traces:
         size_scale=lambda w: app_size_scale(
             scale_params(w.scale)["filldelete"]["disk_mib"]
         ),
+        hole_limit=lambda w: free_space_targets.hole_limit(
+            config["filldelete"],
+            app_size_scale(scale_params(w.scale)["filldelete"]["disk_mib"]),
+        ),
     shell:
         "mkdir -p {output} && {params.python} -m mobifrag.workloads filldelete"
         " --part reclaim --disk-bytes {params.disk_bytes} --target {params.target}"
-        " --seed {params.seed} --out {output}/00-aging.iotrace > {log} 2>&1 &&"
+        " --hole-limit {params.hole_limit} --seed {params.seed}"
+        " --out {output}/00-aging.iotrace > {log} 2>&1 &&"
         " {params.python} -m mobifrag.workloads scenario --model {input.model}"
         " --seed {params.seed} --sessions {params.sessions} --size-scale {params.size_scale}"
         " --out {output}/01-{wildcards.app}.iotrace >> {log} 2>&1"
@@ -107,9 +116,37 @@ use rule guest_job as filldelete_replay with:
         ),
 
 
+# Each level's free space after its aging (the 00-aging trace of every level-app run).
+rule filldelete_free_space:
+    input:
+        lambda w: run_folders(filldelete_runs(w)),
+        code=python_sources("mobifrag.tables.free_space"),
+    output:
+        results("filldelete/{fs}/free-space.csv"),
+    log:
+        results("logs/filldelete-{fs}-free-space.log"),
+    params:
+        python=PYTHON,
+        states=lambda w: " ".join(
+            free_space_targets.level_state(
+                f"{level}-{app}",
+                f"{run}/freespace/00-aging.txt",
+                f"{run}/freespace/00-aging.df",
+                level,
+                config["filldelete"],
+                app_size_scale(scale_params(w.scale)["filldelete"]["disk_mib"]),
+            )
+            for level, app, run in filldelete_aged_runs(w)
+        ),
+    shell:
+        "{params.python} -m mobifrag.tables.free_space {params.states} --out {output}"
+        " 2> {log}"
+
+
 rule filldelete_tables:
     input:
         lambda w: run_folders(filldelete_runs(w)),
+        free_space=results("filldelete/{fs}/free-space.csv"),
         code=python_sources("mobifrag.tables.fragments"),
     output:
         results("filldelete/{fs}/dof.csv"),

@@ -1,6 +1,7 @@
 # Scan time vs DoF (TMC §5.1, Fig. 9; §5.3.1): files fragmented to several DoF read
 # cold in the guest, each read traced with blktrace and replayed through ftl-sim;
 # repeated (config `repeated`), each repetition on a fresh guest with its own seed.
+from mobifrag.workflow.free_space_targets import ext4_reserved_bytes
 
 
 rule scan_traces:
@@ -14,12 +15,14 @@ rule scan_traces:
         disk_bytes=lambda w: scale_params(w.scale)["scan"]["disk_mib"] * 1024 * 1024,
         # A quarter more hole space than the file: the file's extent tree and the
         # allocator's per-CPU reservations need room too (measured: 10 % was not always
-        # enough with 1 MiB holes on 2 vCPUs).
+        # enough with 1 MiB holes on 2 vCPUs). The filler takes every other block, so
+        # the holes are the only free space, and ext4 keeps its reserve out of them.
         holes_bytes=lambda w: scale_params(w.scale)["scan"]["file_mib"]
         * 1024
         * 1024
         * 5
-        // 4,
+        // 4
+        + ext4_reserved_bytes(scale_params(w.scale)["scan"]["disk_mib"] * 1024 * 1024),
         hole_kib=lambda w: " ".join(map(str, scale_params(w.scale)["scan"]["hole_kib"])),
     shell:
         "mkdir -p {output} && for kib in {params.hole_kib}; do"

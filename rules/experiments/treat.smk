@@ -5,12 +5,15 @@
 # (aged/, prealloc/, e4defrag/*/{run,blktrace,blktrace-append}, journal/,
 # sqlite-prealloc/) and of the device's results (janusd's outputs, the tables):
 #   aging/{level}.iotrace, aged/{level}/disk.img      the Low / High file systems
+#   aged/free-space.csv                                their free space, checked (copied
+#                                                      to the results' treat/)
 #   prealloc/{level}/threads-{n}/unit-{kib}/           appenders with preallocation
 #   e4defrag/{level}/threads-{n}/{run,blktrace}/       appenders, then e4defrag
 #   e4defrag/{level}/threads-{n}/blktrace-append/      the appends (janusdP's DoF_P)
 #   e4defrag/{level}/threads-{n}/janusdl/, janusdp/    janusd (rules/experiments/janusd.smk)
 #   journal/{mode}/, sqlite-prealloc/{app}/            replays on pristine disks
 
+from mobifrag.workflow import free_space_targets
 from mobifrag.workflow import treat_runs as treatment_runs
 
 TREAT_FS = config["treat"]["filesystem"]
@@ -32,9 +35,12 @@ rule treat_aging_trace:
         seed=config["seed"],
         target=lambda w: config["filldelete"]["levels"][w.level],
         disk_bytes=lambda w: treat_params(w.scale)["disk_mib"] * 1024 * 1024,
+        # The aging files keep TMC §4.3's sizes here (size scale 1).
+        hole_limit=free_space_targets.hole_limit(config["filldelete"], 1.0),
     shell:
         "{params.python} -m mobifrag.workloads filldelete --disk-bytes {params.disk_bytes}"
-        " --target {params.target} --seed {params.seed} --out {output} > {log} 2>&1"
+        " --target {params.target} --hole-limit {params.hole_limit} --seed {params.seed}"
+        " --out {output} > {log} 2>&1"
 
 
 use rule guest_job as treat_age with:
@@ -60,10 +66,44 @@ use rule guest_job as treat_age with:
         runner="--keep-disk",
 
 
+# The aged levels' free space, checked before any run starts from them (config
+# filldelete.hole_limit_kib: no free extent of the largest preallocation unit).
+rule treat_free_space:
+    input:
+        aged=lambda w: [
+            platform_runs("treat/aged/{level}").format(
+                platform=w.platform, scale=w.scale, level=level
+            )
+            for level in treat_params(w.scale)["levels"]
+        ],
+        code=python_sources("mobifrag.tables.free_space"),
+    output:
+        platform_runs("treat/aged/free-space.csv"),
+    log:
+        platform_runs("logs/treat-free-space.log"),
+    params:
+        python=PYTHON,
+        states=lambda w, input: " ".join(
+            free_space_targets.level_state(
+                level,
+                f"{aged}/freespace.txt",
+                f"{aged}/df.txt",
+                level,
+                config["filldelete"],
+                1.0,
+            )
+            for level, aged in zip(treat_params(w.scale)["levels"], input.aged)
+        ),
+    shell:
+        "{params.python} -m mobifrag.tables.free_space {params.states} --out {output}"
+        " 2> {log}"
+
+
 use rule guest_job as treat_prealloc with:
     input:
         unpack(guest_inputs("jobs/treat-appenders.sh")),
         aged=platform_runs("treat/aged/{level}"),
+        free_space=platform_runs("treat/aged/free-space.csv"),
     output:
         out=directory(
             platform_runs("treat/prealloc/{level}/threads-{threads}/unit-{kib}")
@@ -96,6 +136,7 @@ use rule guest_job as treat_e4defrag with:
     input:
         unpack(guest_inputs("jobs/treat-appenders.sh")),
         aged=platform_runs("treat/aged/{level}"),
+        free_space=platform_runs("treat/aged/free-space.csv"),
     output:
         out=directory(platform_runs("treat/e4defrag/{level}/threads-{threads}/run")),
         blktrace=directory(
@@ -220,9 +261,11 @@ rule treat_prealloc_table:
         lambda w: treatment_runs.run_outputs(
             treatment_runs.prealloc_runs(treat_runs(w), treat_params(w.scale)), 1
         ),
+        free_space=lambda w: f"{treat_runs(w)}/aged/free-space.csv",
         code=python_sources("mobifrag.tables.treat"),
     output:
-        results("treat/prealloc/dof.csv"),
+        table=results("treat/prealloc/dof.csv"),
+        free_space=results("treat/free-space.csv"),
     log:
         results("logs/treat-prealloc-table.log"),
     params:
@@ -232,7 +275,7 @@ rule treat_prealloc_table:
         ),
     shell:
         "{params.python} -m mobifrag.tables.treat dof {params.runs}"
-        " --out {output} 2> {log}"
+        " --out {output.table} 2> {log} && cp {input.free_space} {output.free_space}"
 
 
 rule treat_e4defrag_table:

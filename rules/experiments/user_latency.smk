@@ -5,12 +5,16 @@
 # results/{device}/{scale}/user-latency/ (the table):
 #   aging/{state}.iotrace, aged/{state}/        the No / Moderate / Severe images (kept
 #                                               disk.img + fragcheck snapshot/)
+#   aged/free-space.csv                         their free space, checked: no free extent
+#                                               larger than a hole (copied beside latency.csv)
 #   install/                                    one install trace per app + apps.tsv
 #   tiles/mirth_cache.db                        the tile-cache database (host-built)
 #   {state}/rep-{rep}/run/                      installs, launches, queries (blktrace);
 #                                               repeated on a phone only (config
 #                                               `repeated_on_hardware`), one run elsewhere
 #   latency.csv                                 the table of Figs. 10–12
+
+from mobifrag.workflow import free_space_targets
 
 UL = config["user_latency"]
 UL_STATES = "|".join(UL["states"])
@@ -83,6 +87,38 @@ use rule guest_job as user_latency_age with:
         runner="--keep-disk",
 
 
+# The aged states' free space, checked before any run starts from them: the holes must be
+# the only free space (TMC §5.2), at the fullness level's utilization (TMC §4.3).
+rule user_latency_free_space:
+    input:
+        aged=lambda w: [
+            platform_runs("user-latency/aged/{state}").format(
+                platform=w.platform, scale=w.scale, state=state
+            )
+            for state in ul_states(w.scale)
+        ],
+        code=python_sources("mobifrag.tables.free_space"),
+    output:
+        platform_runs("user-latency/aged/free-space.csv"),
+    log:
+        platform_runs("logs/user-latency-free-space.log"),
+    params:
+        python=PYTHON,
+        states=lambda w, input: " ".join(
+            free_space_targets.holes_state(
+                state,
+                f"{aged}/freespace.txt",
+                f"{aged}/df.txt",
+                UL["fullness_level"],
+                UL["states"][state] * 1024,
+            )
+            for state, aged in zip(ul_states(w.scale), input.aged)
+        ),
+    shell:
+        "{params.python} -m mobifrag.tables.free_space {params.states} --out {output}"
+        " 2> {log}"
+
+
 rule user_latency_install_traces:
     input:
         models=[ul_model(app) for app in UL["apps"]],
@@ -121,6 +157,7 @@ use rule guest_job as user_latency_run with:
     input:
         unpack(guest_inputs("jobs/user-latency.sh")),
         aged=platform_runs("user-latency/aged/{state}"),
+        free_space=platform_runs("user-latency/aged/free-space.csv"),
         install=workloads("user-latency/install"),
         tiles=workloads("user-latency/tiles/mirth_cache.db"),
         queries=UL["queries"],
@@ -149,10 +186,12 @@ rule user_latency_table:
     input:
         runs=lambda w: user_latency_runs(w).values(),
         aged=lambda w: [f"{ul_dir(w)}/aged/{state}" for state in ul_states(w.scale)],
+        free_space=lambda w: f"{ul_dir(w)}/aged/free-space.csv",
         models=lambda w: user_latency_models(w).values(),
         code=python_sources("mobifrag.tables.user_latency"),
     output:
-        results("user-latency/latency.csv"),
+        table=results("user-latency/latency.csv"),
+        free_space=results("user-latency/free-space.csv"),
     log:
         results("logs/user-latency-table.log"),
     params:
@@ -167,4 +206,4 @@ rule user_latency_table:
         ),
     shell:
         "{params.python} -m mobifrag.tables.user_latency {params.runs} {params.models}"
-        " --table {output} 2> {log}"
+        " --table {output.table} 2> {log} && cp {input.free_space} {output.free_space}"

@@ -1,0 +1,165 @@
+#include "thin_op.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/fiemap.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "fiemap_reader.h"
+#include "free_runs.h"
+#include "root_files.h"
+#include "space_usage.h"
+#include "victim_list.h"
+
+/* The extents of the candidate being judged (a buffer reused for each). */
+struct extents {
+    struct span *items;
+    size_t count, capacity;
+};
+
+static int add_extent(const struct file_extent *extent, void *context)
+{
+    struct extents *extents = context;
+    /* Inline data and extents with no known place take no blocks of their own. */
+    if (extent->length == 0 ||
+        (extent->flags & (FIEMAP_EXTENT_DATA_INLINE | FIEMAP_EXTENT_UNKNOWN)))
+        return 0;
+    if (extents->count == extents->capacity) {
+        size_t capacity = extents->capacity ? extents->capacity * 2 : 16;
+        struct span *grown = realloc(extents->items, capacity * sizeof *grown);
+        if (!grown)
+            return -ENOMEM;
+        extents->items = grown;
+        extents->capacity = capacity;
+    }
+    extents->items[extents->count++] =
+        (struct span){.start = extent->physical, .length = extent->length};
+    return 0;
+}
+
+static op_status map_file(int root_fd, const char *path, struct extents *extents)
+{
+    int fd;
+    extents->count = 0;
+    op_status status = root_open(root_fd, path, O_RDONLY | O_NOFOLLOW, 0, &fd);
+    if (status != OP_OK)
+        return status;
+    int mapped = fiemap_for_each(fd, FIEMAP_DEFAULT_BATCH, add_extent, extents);
+    close(fd);
+    return mapped < 0 ? -mapped : OP_OK;
+}
+
+struct thinning {
+    struct replay_context *context;
+    const struct victim_list *victims;
+    uint64_t limit;
+    struct free_runs runs;
+    struct extents extents;
+    size_t next; /* the next candidate in deletion order */
+    op_status status;
+};
+
+static void note(struct thinning *thinning, op_status status)
+{
+    if (status != OP_OK && thinning->status == OP_OK)
+        thinning->status = status;
+}
+
+/* Whether the candidate must stay: its extents (read into thinning->extents)
+ * would make a free run of LIMIT bytes or more, or cannot be read. */
+static bool spared(struct thinning *thinning, const char *path)
+{
+    if (thinning->limit == 0)
+        return false;
+    op_status mapped = map_file(thinning->context->root_fd, path, &thinning->extents);
+    note(thinning, mapped);
+    return mapped != OP_OK ||
+           free_runs_longest_with(&thinning->runs, thinning->extents.items,
+                                  thinning->extents.count) >= thinning->limit;
+}
+
+/* Deletes candidates from thinning->next on until bytes are freed. */
+static op_status delete_some(struct thinning *thinning, uint64_t bytes)
+{
+    struct replay_context *context = thinning->context;
+    uint64_t freed = 0;
+    for (; thinning->next < thinning->victims->count && freed < bytes; thinning->next++) {
+        const struct victim *victim = &thinning->victims->items[thinning->next];
+        if (spared(thinning, victim->path)) {
+            context->stats.spared_files++;
+            continue;
+        }
+        handle_cache_forget(&context->handles, victim->path);
+        op_status unlinked = root_unlink(context->root_fd, victim->path, 0);
+        if (unlinked != OP_OK) {
+            note(thinning, unlinked);
+            continue;
+        }
+        if (thinning->limit &&
+            !free_runs_free(&thinning->runs, thinning->extents.items, thinning->extents.count))
+            return ENOMEM;
+        freed += victim->bytes;
+        context->stats.reclaimed_files++;
+        context->stats.reclaimed_bytes += victim->bytes;
+    }
+    return OP_OK;
+}
+
+/* Bytes still to free for DIR's file system to be down to percent. */
+static op_status bytes_above(int dir_fd, double percent, uint64_t *bytes)
+{
+    double used;
+    op_status status = used_percent_of_fd(dir_fd, &used);
+    *bytes = 0;
+    if (status == OP_OK && used > percent)
+        status = bytes_above_percent_of_fd(dir_fd, percent, bytes);
+    return status;
+}
+
+static op_status thin_down(struct thinning *thinning, int dir_fd, double percent)
+{
+    for (;;) {
+        uint64_t bytes;
+        op_status status = bytes_above(dir_fd, percent, &bytes);
+        if (status != OP_OK)
+            return status;
+        if (bytes == 0 || thinning->next == thinning->victims->count)
+            return OP_OK;
+        status = delete_some(thinning, bytes);
+        if (status != OP_OK)
+            return status;
+        if (thinning->next == thinning->victims->count)
+            return OP_OK; /* nothing left to delete, so no need to measure again */
+        if (syncfs(dir_fd) != 0)
+            return errno;
+    }
+}
+
+op_status replay_thin(struct replay_context *context, const struct trace_op *op)
+{
+    int dir_fd;
+    op_status status =
+        root_open(context->root_fd, op->path, O_RDONLY | O_DIRECTORY, 0, &dir_fd);
+    if (status != OP_OK)
+        return status;
+    uint64_t bytes;
+    status = bytes_above(dir_fd, op->thin.percent, &bytes);
+    if (status == OP_OK && bytes > 0) {
+        struct victim_list victims = {0};
+        status = collect_victims(context->root_fd, op->path, op->thin.glob, &victims);
+        if (status == OP_OK) {
+            order_victims(&victims, op->thin.seed);
+            struct thinning thinning = {
+                .context = context, .victims = &victims, .limit = op->thin.limit};
+            status = thin_down(&thinning, dir_fd, op->thin.percent);
+            if (status == OP_OK)
+                status = thinning.status;
+            free_runs_release(&thinning.runs);
+            free(thinning.extents.items);
+        }
+        victim_list_free(&victims);
+    }
+    close(dir_fd);
+    return status;
+}
