@@ -44,6 +44,14 @@ COMMON_KEYS = (
 COMMON_SCALE_KEYS = ("repetitions", "repetitions_of", "disk_mib")
 JUDGED_SCALES = ("quick", "paper")
 
+# The fill/delete keys an aged state's fullness and free-space check read (treat and
+# user latency age as fill/delete does; mobifrag/workflow/free_space_targets.py).
+AGED_FREE_SPACE = (
+    "filldelete.levels",
+    "filldelete.hole_limit_kib",
+    "filldelete.mean_hole_limit_kb",
+)
+
 # Results folder → (config keys, scale-preset sections, repository paths) it reads;
 # a dotted key is one entry of a section. The ARS experiments run the ARS kernel patch.
 ARS_PATCH = "kernel-patches/6.1"
@@ -63,9 +71,9 @@ EXPERIMENT_INPUTS: dict[str, tuple[tuple[str, ...], tuple[str, ...], tuple[str, 
         (),
     ),
     "scan": (("scan",), ("scan",), ()),
-    "treat": (("treat", "filldelete.levels", "autoage.models"), ("treat",), ()),
+    "treat": (("treat", *AGED_FREE_SPACE, "autoage.models"), ("treat",), ()),
     "user-latency": (
-        ("user_latency", "filldelete.levels", "autoage.models"),
+        ("user_latency", *AGED_FREE_SPACE, "autoage.models"),
         ("user_latency",),
         (),
     ),
