@@ -5,13 +5,17 @@
 # with user.ars and the app's traces (TRACES/<app>/traces/*.iotrace) are replayed with
 # the same list as --mark-list. The traces are Mobibench's real ones, imported; config
 # ars_eval.apps_traces picks the list: their written-many files, or the ARS selection's
-# decision-tree list learned from the same traces (rules/common/runs.smk). A reserved
-# file the trace (or SQLite) deletes and recreates gets user.ars again before its first
-# write. Outputs:
+# decision-tree list learned from the same traces (rules/common/runs.smk). Each app
+# starts from the state as aged: the app before it is deleted (and a sync lets F2FS free
+# its sections), so every app meets the state's utilization, which at Moderate must be
+# below ars_reserve_util (ARS §V.B: the benchmark "fills file system up to 70% for
+# reserved files to work"); ./utilization.tsv holds F2FS's utilization before each app
+# (jobs/ars-lib.sh utilization_before). A reserved file the trace (or SQLite) deletes
+# and recreates gets user.ars again before its first write. Outputs:
 # ./replay/<state>-<app>.json (the agent's seconds) with the app's blktrace in
 # ./blktrace/<state>-<app>/ (its reserved files' creation in
 # ./blktrace/create-apps-<state>-<app>/), ./marked-<state>-<app>.json, ./create.tsv,
-# ./fragbench-moderate.json, ./state/<state>/, fsck.f2fs per state.
+# ./fragbench-moderate.json, ./state/<state>-<app>/ (after the app), fsck.f2fs per state.
 #
 #   ars-apps.sh SCHEME FILL START MIN SELECTION TRACES "APPS" SEED
 set -eu
@@ -45,13 +49,17 @@ for state in low moderate; do
   mkdir -p "$mnt/data"
   phase "$state-replay"
   for app in $apps; do
+    utilization_before "$state" "$app"
     traced "create-apps-$state-$app" \
       ars_guest create "$mnt/data" "$selection/$app/reserved.txt" apps
     traced "$state-$app" replay_app "$app" "$state"
     ars_guest marked "$mnt/data" "$selection/$app/reserved.txt" > "marked-$state-$app.json"
+    sync
+    f2fs_state "$state-$app"
+    rm -rf "$mnt/data"
+    mkdir "$mnt/data"
+    sync
   done
-  sync
-  f2fs_state "$state"
   umount "$mnt"
   f2fs_fsck "$state"
 done

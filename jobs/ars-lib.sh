@@ -27,6 +27,22 @@ f2fs_utilization() {
   sed -n 's/^Utilization: \([0-9]*\)%.*/\1/p' /sys/kernel/debug/f2fs/status | head -n1
 }
 
+# utilization_before STATE WORKLOAD: F2FS's utilization before WORKLOAD runs, a row of
+# ./utilization.tsv (state, workload, percent). At Moderate, one at or above the
+# reservation threshold fails the job: the workload's files could reserve nothing, where
+# the paper's benchmark "fills file system up to 70% for reserved files to work" (ARS
+# §V.B).
+utilization_before() {
+  [ -s utilization.tsv ] || printf 'state\tworkload\tutilization\n' > utilization.tsv
+  ub_util=$(f2fs_utilization)
+  printf '%s\t%s\t%s\n' "$1" "$2" "$ub_util" >> utilization.tsv
+  ub_threshold=$(ars_sysfs ars_reserve_util)
+  if [ "$1" = moderate ] && [ "$ub_util" -ge "$ub_threshold" ]; then
+    die "Moderate is at ${ub_util}% utilization before $2, not below ars_reserve_util" \
+      "(${ub_threshold}%): lower ars_eval.moderate_fill_percent"
+  fi
+}
+
 # f2fs_fsck NAME: fsck.f2fs of the unmounted test disk, read-only; its output goes to
 # ./NAME.fsck.log and any failed check fails the job.
 f2fs_fsck() {
@@ -165,7 +181,7 @@ f2fs_state() {
   dev=$(basename "$MOBIFRAG_DISK")
   mkdir -p "state/$1"
   for name in ars_reservations ars_refused ars_no_space ars_reclaimed_blocks \
-    ars_kept_truncates; do
+    ars_held_sections ars_held_blocks; do
     echo "$name $(ars_sysfs "$name")"
   done > "state/$1/ars.txt"
   cat /sys/kernel/debug/f2fs/status > "state/$1/status.txt" || die "no F2FS debugfs status"

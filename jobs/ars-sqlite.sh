@@ -6,7 +6,9 @@
 # the agent's --mark-list (a recreated journal gets user.ars again). ./replay/<name>.json
 # (the agent's counts and seconds) with each trace's blktrace in ./blktrace/sqlite-<name>/
 # (the files' creation in ./blktrace/create-sqlite/), ./marked.json, ./create.tsv,
-# ./fragbench-moderate.json, ./state/end/, fsck.f2fs at the end.
+# ./fragbench-moderate.json, ./utilization.tsv (jobs/ars-lib.sh utilization_before: F2FS's
+# utilization before SQLite, which must be below ars_reserve_util), ./state/end/, fsck.f2fs
+# at the end.
 #
 #   ars-sqlite.sh SCHEME FILL START MIN TRACE_DIR SEED
 set -eu
@@ -26,6 +28,7 @@ fragbench "$mnt" "$fill" "$start" "$min" moderate
 scheme_remount "$scheme" "$mnt"
 mkdir -p "$mnt/data" replay
 phase sqlite
+utilization_before moderate sqlite
 traced create-sqlite ars_guest create "$mnt/data" "$trace_dir/reserved.txt" sqlite
 for trace in "$trace_dir"/*.iotrace; do
   name=$(basename "$trace" .iotrace)
