@@ -101,6 +101,29 @@ def test_empty_mkfs_options_stay_one_argument():
     assert " -- f2fs '' 1 " in run.stdout + run.stderr
 
 
+def test_the_measured_writers_get_the_phones_cores_and_the_aging_does_not():
+    runs = emulator_platform_run("test")
+    targets = [runs / "concurrent-appenders/ext4/writers-5/rep-1", runs / "filldelete/ext4/filled"]
+    relative = [str(t.relative_to(REPO)) for t in targets]
+    run = snakemake("-n", "-p", "-f", *relative, "--config", "scale=test")
+    commands = [line for line in run.stdout.splitlines() if "mobifrag.platform.run" in line]
+    by_script = {c.split("--script ")[1].split()[0]: c for c in commands}
+    assert set(by_script) == {"jobs/concurrent-appenders.sh", "jobs/age-image.sh"}
+    assert " --cpus 4 -- " in by_script["jobs/concurrent-appenders.sh"]
+    assert "--cpus" not in by_script["jobs/age-image.sh"]
+
+
+def test_a_bad_vcpu_count_in_the_config_is_named(tmp_path):
+    config = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
+    config["guest_cpus"]["treat"] = 16
+    override = tmp_path / "config.yaml"
+    override.write_text(yaml.safe_dump(config))
+    run = snakemake("-n", "all", "--configfile", str(override), check=False)
+    assert run.returncode != 0
+    assert "guest_cpus" in run.stdout + run.stderr
+    assert "16 is greater than the maximum of 8" in run.stdout + run.stderr
+
+
 @pytest.mark.parametrize(
     ("device", "series"), [("emulator-emmc", "emulator wall"), ("hikey960", "phone wall")]
 )

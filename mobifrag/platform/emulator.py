@@ -66,6 +66,10 @@ class GuestJob:
     base_image: Path | None = None
     keep_disk: bool = False
     cpus: int = 1
+    # Under TCG the vCPUs take turns on one host thread (QEMU's round-robin TCG) instead
+    # of one host thread each: for guests that need a phone's CPUs for the kernel's
+    # per-CPU state (ext4's locality groups), not for speed (config `guest_cpus`).
+    vcpus_share_a_thread: bool = False
     memory_mib: int = 320
     timeout_s: float = 3600
     # A previous run's seconds (its benchmark file), for the heartbeat's time left.
@@ -121,6 +125,42 @@ def guest_cpu_model(accel: str) -> str:
     return "max" if accel == "kvm" else "qemu64"
 
 
+def accel_option(job: GuestJob, accel: str) -> str:
+    """QEMU's -accel value: round-robin TCG (one host thread for every vCPU) for a guest
+    whose vCPUs share a thread, else the accelerator as chosen (MTTCG under TCG: a host
+    thread per vCPU)."""
+    if accel == "tcg" and job.cpus > 1 and job.vcpus_share_a_thread:
+        return "tcg,thread=single"
+    return accel
+
+
+def host_threads(job: GuestJob, accel: str) -> int:
+    """Host threads that run the guest's vCPUs."""
+    return 1 if accel_option(job, accel) == "tcg,thread=single" else job.cpus
+
+
+def check_host_threads(job: GuestJob, accel: str, host_cores: int | None) -> None:
+    """A guest whose vCPUs share a thread under TCG holds one host core; under KVM each
+    vCPU is a host thread of its own, and more of them than the host has cores is
+    refused (README, Determinism)."""
+    threads = host_threads(job, accel)
+    if job.vcpus_share_a_thread and host_cores is not None and threads > host_cores:
+        raise EmulatorError(
+            f"a guest of {job.cpus} vCPUs under {accel} runs {threads} host threads, more"
+            f" than this host's {host_cores} cores; lower the experiment's vCPUs (config"
+            " guest_cpus)"
+        )
+
+
+def clock_options(job: GuestJob, accel: str) -> list[str]:
+    """Kernel options for the guest's clock. Under TCG every vCPU reads one TSC, QEMU's
+    count of the host's clock; but the kernel takes the TSCs of a `qemu64` CPU (AMD,
+    without constant_tsc) on more than one CPU for unsynchronized and falls back to the
+    emulated HPET, each clock read a trip into QEMU. `tsc=reliable` keeps the TSC (and
+    skips the sync test at each CPU's bring-up)."""
+    return ["tsc=reliable"] if accel == "tcg" and job.cpus > 1 else []
+
+
 def qemu_command(job: GuestJob, accel: str, share: Path, disk: Path) -> list[str]:
     append = " ".join(
         [
@@ -144,6 +184,7 @@ def qemu_command(job: GuestJob, accel: str, share: Path, disk: Path) -> list[str
             "pci=noacpi",
             "i8042.nokbd",
             "i8042.noaux",
+            *clock_options(job, accel),
             "quiet",
             "--",
             str(GUEST_INIT),
@@ -152,7 +193,7 @@ def qemu_command(job: GuestJob, accel: str, share: Path, disk: Path) -> list[str
     return [
         QEMU,
         "-accel",
-        accel,
+        accel_option(job, accel),
         "-cpu",
         guest_cpu_model(accel),
         "-smp",
@@ -558,6 +599,8 @@ def run_job(job: GuestJob, out_dir: Path, console: Path, accel: str = "auto") ->
     require_qemu()
     if not Path(job.kernel).is_file():
         raise EmulatorError(f"kernel image {job.kernel} does not exist: build it first")
+    chosen = choose_accel(job.kernel, accel)
+    check_host_threads(job, chosen, os.cpu_count())
     out_dir, console = Path(out_dir), Path(console)
     staging = out_dir.with_name(out_dir.name + ".running")
     shutil.rmtree(staging, ignore_errors=True)
@@ -573,7 +616,6 @@ def run_job(job: GuestJob, out_dir: Path, console: Path, accel: str = "auto") ->
     write_job_wrapper(job, share)
     console.parent.mkdir(parents=True, exist_ok=True)
 
-    chosen = choose_accel(job.kernel, accel)
     progress = Progress(
         console.name.removesuffix(".log").removesuffix(".console"),
         time.monotonic(),

@@ -32,6 +32,11 @@ from mobifrag.platform import adb_runner, emulator
 from mobifrag.workflow.profiles import ProfileError, load_device
 
 
+# The most vCPUs --cpus gives a guest: the emulator kernel's CONFIG_NR_CPUS
+# (kernel-patches/configs/emulator.config); the guest would leave more offline.
+MAX_VCPUS = 8
+
+
 class PlatformError(RuntimeError):
     """A job that could not run or did not succeed; the message says why."""
 
@@ -50,6 +55,9 @@ class JobSpec:
     disk_from: Path | None = None
     keep_disk: bool = False
     expect_seconds: float | None = None
+    # vCPUs of this job's guest in place of the profile's, taking turns on one host
+    # thread under TCG (config `guest_cpus`: the phone's cores); None: the profile's.
+    cpus: int | None = None
 
 
 def parse_env(pairs: list[str]) -> tuple[tuple[str, str], ...]:
@@ -98,7 +106,9 @@ def repo_relative(path: Path) -> str:
 
 def run_in_emulator(profile: dict, spec: JobSpec, out: Path, console: Path) -> str:
     platform = profile["platform"]
-    check_host_cores(profile, os.cpu_count())
+    if spec.cpus is None:
+        check_host_cores(profile, os.cpu_count())
+    cpus = platform["cpus"] if spec.cpus is None else spec.cpus
     env = spec.env
     if spec.agent is not None:
         if not spec.agent.is_file():
@@ -110,7 +120,8 @@ def run_in_emulator(profile: dict, spec: JobSpec, out: Path, console: Path) -> s
         args=spec.args,
         env=env,
         disk_bytes=spec.disk_mib * 1024 * 1024,
-        cpus=platform["cpus"],
+        cpus=cpus,
+        vcpus_share_a_thread=spec.cpus is not None,
         memory_mib=platform["memory_mib"],
         timeout_s=spec.timeout_s or platform["job_timeout_s"],
         base_image=spec.disk_from,
@@ -124,6 +135,8 @@ def run_in_emulator(profile: dict, spec: JobSpec, out: Path, console: Path) -> s
     record = {
         "platform": "qemu",
         "accel": result.accel,
+        "vcpus": cpus,
+        "host_threads": emulator.host_threads(job, result.accel),
         "emulator_wall_seconds": round(result.wall_seconds, 3),
         "emulator_cpu_seconds": round(result.cpu_seconds, 3),
         "kernel": str(spec.kernel),
@@ -138,6 +151,11 @@ def run_in_emulator(profile: dict, spec: JobSpec, out: Path, console: Path) -> s
 
 
 def run_on_device(profile: dict, spec: JobSpec, out: Path, console: Path) -> str:
+    if spec.cpus is not None:
+        raise PlatformError(
+            f"device {profile['name']}: --cpus is for emulated guests; a real device runs"
+            " its jobs on its own cores"
+        )
     try:
         return adb_runner.run_job(profile, spec, out, console)
     except adb_runner.DeviceError as error:
@@ -153,6 +171,17 @@ def run(device: str, spec: JobSpec, out: Path, console: Path) -> str:
     if kind not in RUNNERS:
         raise PlatformError(f"device {device}: no runner for platform type {kind!r}")
     return RUNNERS[kind](profile, spec, out, console)
+
+
+def positive_cpus(text: str) -> int:
+    """A --cpus value: 1 to MAX_VCPUS."""
+    try:
+        cpus = int(text)
+    except ValueError:
+        cpus = 0
+    if not 1 <= cpus <= MAX_VCPUS:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a vCPU count from 1 to {MAX_VCPUS}")
+    return cpus
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -179,6 +208,12 @@ def main(argv: list[str] | None = None) -> int:
         type=float,
         help="the job's expected seconds (beats --previous-benchmark)",
     )
+    parser.add_argument(
+        "--cpus",
+        type=positive_cpus,
+        help="vCPUs of this job's guest in place of the profile's; under TCG they take"
+        " turns on one host thread",
+    )
     parser.add_argument("args", nargs="*", help="arguments of the job script")
     args = parser.parse_args(argv)
     try:
@@ -193,6 +228,7 @@ def main(argv: list[str] | None = None) -> int:
             disk_from=args.disk_from,
             keep_disk=args.keep_disk,
             expect_seconds=args.expect_seconds or previous_seconds(args.previous_benchmark),
+            cpus=args.cpus,
         )
         message = run(args.device, spec, args.out, args.console)
     except (PlatformError, ProfileError) as error:

@@ -9,6 +9,22 @@ def guest_cpus(wildcards):
     return device_profile(job_device(wildcards))["platform"]["cpus"]
 
 
+def experiment_cpus(experiment):
+    """The runner option giving an experiment's guests the vCPUs of config `guest_cpus`
+    (the phone's cores; they share one host thread under TCG), as a params function:
+    empty where the config names no count for the experiment, or on a real device; with
+    its leading space, so other jobs' commands stay as they were."""
+
+    def option(wildcards):
+        cpus = config.get("guest_cpus", {}).get(experiment)
+        platform = device_profile(job_device(wildcards))["platform"]
+        if cpus is None or platform["type"] != "qemu":
+            return ""
+        return f" --cpus {cpus}"
+
+    return option
+
+
 def guest_mem_mb(wildcards):
     """Host memory of a guest job: the guest's RAM plus QEMU's own (TCG translation
     cache, device models; a 1 GiB guest peaked at 1.2 GiB resident) and the runner."""

@@ -44,6 +44,7 @@ use rule guest_job as autoage_replay with:
             seed=config["seed"],
         ),
         disk_mib=lambda w: scale_params(w.scale)["autoage"]["disk_mib"],
+        cpus=experiment_cpus("autoage"),
         runner=guest_args(
             "--timeout {timeout}",
             timeout=autoage_timeout_s,

@@ -46,6 +46,7 @@ use rule guest_job as capacity_replay with:
             seed=config["seed"],
         ),
         disk_mib=lambda w: int(w.mib),
+        cpus=experiment_cpus("capacity"),
 
 
 rule capacity_tables:

@@ -28,6 +28,7 @@ use rule guest_job as concurrent_appenders with:
             * 1024,
         ),
         disk_mib=lambda w: scale_params(w.scale)["disk_mib"],
+        cpus=experiment_cpus("concurrent-appenders"),
 
 
 rule concurrent_appenders_tables:

@@ -108,6 +108,7 @@ use rule guest_job as filldelete_replay with:
             seed=config["seed"],
         ),
         disk_mib=lambda w: scale_params(w.scale)["filldelete"]["disk_mib"],
+        cpus=experiment_cpus("filldelete"),
         runner=guest_args(
             "{disk}",
             disk=lambda w, input: (

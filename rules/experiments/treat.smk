@@ -129,6 +129,7 @@ use rule guest_job as treat_prealloc with:
             unit=lambda w: int(w.kib) * 1024,
         ),
         disk_mib=lambda w: treat_params(w.scale)["disk_mib"],
+        cpus=experiment_cpus("treat"),
         runner=guest_args("--disk-from {input.aged}/disk.img"),
 
 
@@ -161,6 +162,7 @@ use rule guest_job as treat_e4defrag with:
         ),
         # The two block traces move out of the run, to the outputs the model stage reads.
         disk_mib=lambda w: treat_params(w.scale)["disk_mib"],
+        cpus=experiment_cpus("treat"),
         runner=guest_args("--disk-from {input.aged}/disk.img"),
         then=guest_args(
             "&& rm -rf {output.blktrace} {output.appends}"
@@ -208,6 +210,7 @@ use rule guest_job as treat_journal with:
             seed=config["seed"],
         ),
         disk_mib=lambda w: treat_params(w.scale)["disk_mib"],
+        cpus=experiment_cpus("treat"),
 
 
 rule treat_sqlite_prealloc_trace:
@@ -254,6 +257,7 @@ use rule guest_job as treat_sqlite_prealloc with:
             ),
         ),
         disk_mib=lambda w: treat_params(w.scale)["disk_mib"],
+        cpus=experiment_cpus("treat"),
 
 
 rule treat_prealloc_table:

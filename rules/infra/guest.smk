@@ -4,6 +4,7 @@
 #   use rule guest_job as <experiment>_<step> with:
 # giving input (unpack(guest_inputs("jobs/<job>.sh")) and its own inputs), output `out`,
 # log, benchmark and params: disk_mib, runner (extra runner options, e.g. --keep-disk),
+# cpus (the experiment's vCPUs, experiment_cpus("<experiment>"), config guest_cpus),
 # **guest_job_args(template, **values) (the job script's arguments), and `then`
 # (a shell step after the job, e.g. moving a trace out of the run).
 # retries: a failed guest job runs once more on a fresh guest and disk (the runner starts
@@ -28,6 +29,7 @@ rule guest_job:
         device=job_device,
         disk_mib=0,
         runner="",
+        cpus="",
         job_args="",
         job_values="",  # compared between runs only (guest_job_args)
         then="",
@@ -35,4 +37,4 @@ rule guest_job:
         "{params.python} -m mobifrag.platform.run --device {params.device}"
         " --kernel {input.kernel} --agent {input.agent} --script {input.job}"
         " --disk-mib {params.disk_mib} --out {output.out} --console {log}"
-        " {params.runner} -- {params.job_args} {params.then}"
+        " {params.runner}{params.cpus} -- {params.job_args} {params.then}"
