@@ -31,7 +31,6 @@ from mobifrag import REPO
 from mobifrag.platform import adb_runner, emulator
 from mobifrag.workflow.profiles import ProfileError, load_device
 
-
 # The most vCPUs --cpus gives a guest: the emulator kernel's CONFIG_NR_CPUS
 # (kernel-patches/configs/emulator.config); the guest would leave more offline.
 MAX_VCPUS = 8
