@@ -14,6 +14,9 @@
 # GC "at High") starts after it: `collected` is taken once the pass's write-back is on
 # disk, so the pass's cleaning of the benchmark's debris, alike under every scheme,
 # stays out of it.
+# The file system stays mounted from the reserved files' creation to the High
+# measurements (settle drops the caches instead): ARS's reservations live as long as
+# the mount.
 #
 #   ars-fragbench.sh SCHEME FILE WRITERS NFILES FILL START MIN SEQ_BS RAND_BS GC_MS
 set -eu
@@ -30,15 +33,15 @@ progress_plan 6
 phase reserved-files
 scheme_mount "$scheme" "$mnt"
 files=$(reserved_files "$mnt/reserved" "$nfiles" "$file" "$writers")
-scheme_remount "$scheme" "$mnt"
+settle
 phase measure-low
 fio_measure low "$files" "$seq_bs" "$rand_bs"
-scheme_remount "$scheme" "$mnt"
+settle
 snapshot "$mnt/reserved" snapshot/low
 
 phase fragbench
 fragbench "$mnt" "$fill" "$start" "$min" high
-scheme_remount "$scheme" "$mnt"
+settle
 f2fs_state aged
 phase gc-pass
 [ "$gc_ms" -eq 0 ] || gc_pass "$gc_ms"

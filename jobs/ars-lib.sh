@@ -88,6 +88,16 @@ scheme_remount() {
   scheme_settings "$1"
 }
 
+# settle: everything written reaches the disk and the page, inode and dentry caches are
+# dropped, without unmounting: the ARS patch holds a file's reserved sections in memory
+# and gives them back at unmount, which a phone does not do between aging and use
+# (kernel-patches/README.md, "Giving sections back"); a section given back with a
+# quarter of its blocks valid would be the GC pass's first victim.
+settle() {
+  sync
+  echo 3 > /proc/sys/vm/drop_caches
+}
+
 # scheme_settings SCHEME: what every mount of the test disk sets through sysfs: SCHEME's
 # ipu_policy, and F2FS's own I/O statistics (CONFIG_F2FS_IOSTAT; off at every mount,
 # counting from when they are turned on) for f2fs_state's iostat.txt.

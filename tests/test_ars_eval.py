@@ -2,6 +2,8 @@
 Figs. 4–5) in the emulator at the test scale, under F2FS and ARS, each on a fresh F2FS."""
 
 import csv
+import re
+from pathlib import Path
 
 import pytest
 import yaml
@@ -52,6 +54,17 @@ def test_fsck_finds_every_file_system_clean(runs):
         assert (folder / "fsck.txt").read_text().split("\n")[0] == "fragbench clean"
 
 
+def utilization_with_held(state: Path) -> float:
+    """F2FS's utilization in percent counting ARS's held blocks as used (the patch's own
+    reading, ars_utilization), from an f2fs_state dump."""
+    valid = re.search(
+        r"^Utilization: (\d+)% \((\d+) valid blocks", (state / "status.txt").read_text(), re.M
+    )
+    held = re.search(r"^ars_held_blocks (\d+)$", (state / "ars.txt").read_text(), re.M)
+    percent, blocks = int(valid[1]), int(valid[2])
+    return percent * (blocks + int(held[1])) / blocks
+
+
 def test_the_benchmark_ages_to_high(tmp_path, runs):
     fill = CONFIG["ars_eval"]["fill_percent"]
     for row in table(tmp_path, "fragbench", runs):
@@ -61,8 +74,10 @@ def test_the_benchmark_ages_to_high(tmp_path, runs):
         assert 85 <= float(row["used_percent"]) < fill
     gc = {(r["scheme"], r["counter"]): r for r in table(tmp_path, "gc", runs)}
     for scheme in SCHEMES:
-        # F2FS's own utilization (valid blocks) is in High (80–95 %) too.
-        assert 80 <= int(gc[(scheme, "utilization_percent")]["aged"]) <= 95
+        # F2FS's own utilization (valid blocks, with the blocks ARS holds for reserved
+        # files but has not written: the file system stays mounted, so they are still
+        # held when the benchmark ends) is in High (80–95 %) too.
+        assert 80 <= utilization_with_held(runs[scheme] / "state" / "aged") <= 95
         assert int(gc[(scheme, "write_ios")]["delta"]) > 0
     # Every remount keeps the scheme: F2FS with in-place updates off updates nothing in
     # place, ARS (mount option `ars`) updates the reserved files in place.
