@@ -9,7 +9,8 @@
 # -h), mount.txt, aging.json, df.txt, iozone/<test>.txt (IOzone's report of each test),
 # postmark.cfg, postmark.txt, postmark-wall-ns.txt, filebench/<mix>.f (the workload as
 # run) and filebench/<mix>.txt (filebench's output, its summary), and
-# async-commit-probe.txt when the options ask for journal_async_commit. Every measured
+# async-commit-probe.txt when the options ask for journal_async_commit, and
+# auto-da-alloc.tsv (auto_da_alloc's calls per measured phase). Every measured
 # run is traced: blktrace/iozone-<test>/ for each IOzone test, blktrace/postmark/,
 # blktrace/filebench-<mix>/ for each filebench mix.
 #
@@ -90,6 +91,33 @@ iozone_options() {
   esac
 }
 
+# auto_da_alloc (on by default; Ext4 tuning §4.2's noauto_da_alloc turns it off): ext4
+# allocates a file's delayed blocks at once when a rename replaces the file or when a
+# file truncated to zero is closed, each time through ext4_alloc_da_blocks, whose
+# tracepoint is counted per traced phase into ./auto-da-alloc.tsv (PHASE, calls). A
+# benchmark that neither renames over nor truncates files triggers it 0 times, and then
+# the option cannot change what it does.
+TRACING=/sys/kernel/tracing
+DA_EVENT=$TRACING/events/ext4/ext4_alloc_da_blocks/enable
+da_alloc_setup() {
+  [ -d "$TRACING/events" ] || mount -t tracefs tracefs "$TRACING" \
+    || die "cannot mount tracefs on $TRACING"
+  [ -f "$DA_EVENT" ] || die "the kernel has no ext4_alloc_da_blocks tracepoint ($DA_EVENT)"
+  echo 1 > "$DA_EVENT"
+  : > auto-da-alloc.tsv
+}
+
+da_alloc_start() {
+  : > "$TRACING/trace"  # empties the ring buffer and its per-CPU counts
+}
+
+# da_alloc_stop PHASE: the events the ring buffer holds and those it overwrote.
+da_alloc_stop() {
+  calls=$(cat "$TRACING"/per_cpu/cpu*/stats \
+    | awk '/^(entries|overrun):/ { n += $2 } END { print n + 0 }')
+  printf '%s\t%s\n' "$1" "$calls" >> auto-da-alloc.tsv
+}
+
 # run_iozone_test TEST: one IOzone test on $mnt/bench/iozone.tmp as a traced phase of its
 # own (blktrace/iozone-TEST/) after the page cache is dropped; its report in
 # iozone/TEST.txt.
@@ -97,11 +125,13 @@ run_iozone_test() {
   options=$(iozone_options "$1")
   drop_caches
   trace_start "iozone-$1"
+  da_alloc_start
   # shellcheck disable=SC2086 # the options are words
   "$iozone" -t 1 $options -s "${iozone_mib}m" -e -w -+n -F "$mnt/bench/iozone.tmp" \
     > "iozone/$1.txt" 2>&1 || die "IOzone $1 failed: $(tail -n 3 "iozone/$1.txt")"
   grep -q 'Children see throughput' "iozone/$1.txt" || die "IOzone $1: no throughput"
   sync  # what the test left in the page cache reaches the device inside its phase
+  da_alloc_stop "iozone-$1"
   trace_stop "iozone-$1"
 }
 
@@ -126,10 +156,12 @@ quit
 CFG
   drop_caches
   trace_start postmark
+  da_alloc_start
   start=$(date +%s%N)
   postmark postmark.cfg > postmark.txt || die "postmark failed"
   sync  # the run's writes reach the device within the timed span
   echo $(( $(date +%s%N) - start )) > postmark-wall-ns.txt
+  da_alloc_stop postmark
   trace_stop postmark
 }
 
@@ -152,10 +184,12 @@ run_filebench_mix() {
   ! grep -q '@[A-Z]*@' "filebench/$mix.f" || die "filebench/$mix.f: a placeholder is left"
   drop_caches
   trace_start "filebench-$mix"
+  da_alloc_start
   timeout $((FILEBENCH_TIMEOUT + 60)) setarch "$(uname -m)" -R "$filebench" -f "filebench/$mix.f" \
     > "filebench/$mix.txt" 2>&1 || die "filebench $mix failed: $(tail -n 3 "filebench/$mix.txt")"
   grep -q 'IO Summary:' "filebench/$mix.txt" || die "filebench $mix: no IO Summary"
   sync  # what the mix left in the page cache reaches the device inside its phase
+  da_alloc_stop "filebench-$mix"
   trace_stop "filebench-$mix"
 }
 
@@ -197,6 +231,7 @@ probe_async_commit
 mount_fs ext4 "$mnt" "$mount_options"
 grep " $mnt " /proc/mounts > mount.txt
 mkdir -p "$mnt/aging" "$mnt/bench"
+da_alloc_setup
 phase aging
 "$MOBIFRAG_AGENT" replay --trace "$trace" --root "$mnt/aging" --seed "$seed" \
   > aging.json || die "aging replay failed"

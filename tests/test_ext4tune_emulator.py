@@ -54,8 +54,10 @@ def tables(fresh_runs, tmp_path_factory):
     command += ["--run", "tuned", "1", str(first_run("tuned"))]
     command += [arg for model in models for arg in ("--model", model)]
     command += ["--table", str(out / "bench.csv"), "--configs", str(out / "configs.csv")]
+    command += ["--auto-da-alloc", str(out / "auto-da-alloc.csv")]
     subprocess.run(command, cwd=REPO, check=True)
     return {
+        "auto_da_alloc": list(csv.DictReader((out / "auto-da-alloc.csv").open())),
         "bench": list(csv.DictReader((out / "bench.csv").open())),
         "configs": {r["config"]: r for r in csv.DictReader((out / "configs.csv").open())},
     }
@@ -70,6 +72,16 @@ def test_configurations_are_what_the_paper_sets(tables):
     options = set(tuned["mount_options"].split(","))
     assert {"noatime", "noauto_da_alloc", "journal_async_commit", "data=writeback"} <= options
     assert "noatime" not in default["mount_options"].split(",")
+
+
+def test_auto_da_alloc_is_counted_in_every_phase_and_never_with_noauto_da_alloc(tables):
+    rows = tables["auto_da_alloc"]
+    phases = {r["phase"] for r in rows}
+    assert {"postmark", "iozone-seq-write", "filebench-small-write"} <= phases
+    # the tuned configuration mounts with noauto_da_alloc: ext4 never forces the
+    # delayed allocation there, whatever the benchmarks do
+    assert {r["calls"] for r in rows if r["config"] == "tuned"} == {"0"}
+    assert all(r["calls"].isdigit() for r in rows)
 
 
 def test_kernel_refuses_async_commit_in_ordered_mode(tables):

@@ -15,6 +15,7 @@ from mobifrag.model import run_phases
 from mobifrag.model.run_phases import RunModels
 from mobifrag.tables.ext4tune import (
     TuningTableError,
+    auto_da_alloc_rows,
     filebench_summary,
     filebench_workload,
     main,
@@ -189,6 +190,7 @@ def make_run(
     (run / "df.txt").write_text("Filesystem 1K-blocks Used Available Use% Mounted\n")
     with open(run / "df.txt", "a") as handle:
         handle.write("/dev/vda 126000 64000 62000 51% /run/fs\n")
+    (run / "auto-da-alloc.tsv").write_text("iozone-seq-write\t0\npostmark\t7\n")
     return run
 
 
@@ -415,7 +417,15 @@ def test_cli_writes_both_tables(tmp_path):
     bench, configs = tmp_path / "bench.csv", tmp_path / "configs.csv"
     argv = ["--run", "default", "1", str(default), "--run", "tuned", "1", str(tuned)]
     argv += ["--model", str(index(default)), "--model", str(index(tuned))]
+    calls = tmp_path / "auto-da-alloc.csv"
+    argv += ["--auto-da-alloc", str(calls)]
     assert main([*argv, "--table", str(bench), "--configs", str(configs)]) == 0
+    assert [(r["config"], r["phase"], r["calls"]) for r in csv.DictReader(calls.open())] == [
+        ("default", "iozone-seq-write", "0"),
+        ("default", "postmark", "7"),
+        ("tuned", "iozone-seq-write", "0"),
+        ("tuned", "postmark", "7"),
+    ]
     rows = list(csv.DictReader(bench.open()))
     assert len(rows) == 20
     assert {r["tool"] for r in rows if r["benchmark"] == "FFSB"} == {"filebench"}
@@ -434,7 +444,7 @@ def test_cli_writes_both_tables(tmp_path):
 def test_cli_without_default_fails_with_a_message(tmp_path, capsys):
     run = make_run(tmp_path / "t")
     argv = ["--run", "tuned", "1", str(run), "--table", str(tmp_path / "b.csv")]
-    argv += ["--model", str(index(run))]
+    argv += ["--model", str(index(run)), "--auto-da-alloc", str(tmp_path / "a.csv")]
     assert main([*argv, "--configs", str(tmp_path / "c.csv")]) == 1
     assert "no 'default' run" in capsys.readouterr().err
     assert not (tmp_path / "b.csv").exists()
@@ -548,3 +558,22 @@ def test_a_repetition_without_its_default_is_named(tmp_path):
     rows += run_rows("tuned", "2", *modeled(make_run(tmp_path / "t2")))
     with pytest.raises(TuningTableError, match="of repetition 2 has no default value"):
         normalize(rows)
+
+
+@pytest.mark.parametrize(
+    ("text", "match"),
+    [
+        ("postmark\tmany\n", r"auto-da-alloc.tsv:1: not PHASE<tab>calls: 'postmark\\tmany'"),
+        ("postmark\t1\nfilebench-large-write\n", r"auto-da-alloc.tsv:2: not PHASE<tab>calls"),
+        ("", "auto-da-alloc.tsv: no measured phase"),
+    ],
+)
+def test_a_damaged_auto_da_alloc_count_is_named_by_line(tmp_path, text, match):
+    (tmp_path / "auto-da-alloc.tsv").write_text(text)
+    with pytest.raises(TuningTableError, match=match):
+        auto_da_alloc_rows("default", "1", tmp_path)
+
+
+def test_a_run_without_auto_da_alloc_counts_is_named(tmp_path):
+    with pytest.raises(TuningTableError, match="auto-da-alloc.tsv: No such file"):
+        auto_da_alloc_rows("default", "1", tmp_path)

@@ -368,6 +368,28 @@ RATES = ("modeled_mib_s", "trace_mib_s", "modeled_normalized", "wall_mib_s", "wa
 RATES += ("modeled_vs_writeback", "wall_vs_writeback")
 
 
+AUTO_DA_ALLOC_COLUMNS = ("config", "rep", "phase", "calls")
+
+
+def auto_da_alloc_rows(config: str, rep: str, run: Path) -> list[dict]:
+    """auto_da_alloc's calls (ext4_alloc_da_blocks) in each measured phase of one run,
+    from the job's auto-da-alloc.tsv (PHASE, calls)."""
+    path = run / "auto-da-alloc.tsv"
+    try:
+        lines = path.read_text().splitlines()
+    except OSError as error:
+        raise TuningTableError(f"{path}: {error.strerror}") from None
+    rows = []
+    for number, line in enumerate(lines, 1):
+        fields = line.split("\t")
+        if len(fields) != 2 or not fields[1].isdigit():
+            raise TuningTableError(f"{path}:{number}: not PHASE<tab>calls: {line!r}")
+        rows.append({"config": config, "rep": rep, "phase": fields[0], "calls": fields[1]})
+    if not rows:
+        raise TuningTableError(f"{path}: no measured phase")
+    return rows
+
+
 def _rounded(row: dict) -> dict:
     return {**row, **{name: _number(row[name]) for name in RATES}}
 
@@ -385,6 +407,7 @@ def main(argv: list[str] | None = None) -> int:
     )  # fmt: skip
     parser.add_argument("--table", type=Path, required=True)
     parser.add_argument("--configs", type=Path, required=True)
+    parser.add_argument("--auto-da-alloc", type=Path, required=True)
     args = parser.parse_args(argv)
     try:
         if not args.run:
@@ -395,11 +418,13 @@ def main(argv: list[str] | None = None) -> int:
         # the file system each configuration made: the same in every repetition
         configs = [config_row(config, run) for config, rep, run in runs if rep == "1"]
         rows = normalize(rows)
+        calls = [row for config, rep, run in runs for row in auto_da_alloc_rows(config, rep, run)]
     except (TuningTableError, ModelIndexError, argparse.ArgumentTypeError) as error:
         print(f"ext4tune_table: {error}", file=sys.stderr)
         return 1
     write_table(args.table, COLUMNS, [_rounded(r) for r in rows])
     write_table(args.configs, CONFIG_COLUMNS, configs)
+    write_table(args.auto_da_alloc, AUTO_DA_ALLOC_COLUMNS, calls)
     return 0
 
 

@@ -116,6 +116,7 @@ rule ext4tune_tables:
     output:
         bench=results("ext4tune/bench.csv"),
         configs=results("ext4tune/configs.csv"),
+        auto_da_alloc=results("ext4tune/auto-da-alloc.csv"),
     log:
         results("logs/ext4tune-tables.log"),
     benchmark:
@@ -129,4 +130,5 @@ rule ext4tune_tables:
         models=lambda w, input: " ".join(f"--model {index}" for index in input.models),
     shell:
         "{params.python} -m mobifrag.tables.ext4tune {params.runs}"
-        " {params.models} --table {output.bench} --configs {output.configs} 2> {log}"
+        " {params.models} --table {output.bench} --configs {output.configs}"
+        " --auto-da-alloc {output.auto_da_alloc} 2> {log}"
