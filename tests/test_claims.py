@@ -529,6 +529,7 @@ def written_columns() -> dict[str, tuple[str, ...]]:
         "janusd/recurring/launch.csv": ("interval_days",) + janusd_tables.LAUNCH_COLUMNS,
         "janusd/throughput.csv": janusd_throughput.COLUMNS,
         "ext4tune/bench.csv": ext4tune.COLUMNS,
+        "ext4tune/auto-da-alloc.csv": ext4tune.AUTO_DA_ALLOC_COLUMNS,
         # ars_run_folders and rule ars_table's case column (rules/experiments/ars.smk)
         "ars/motivation.csv": ("scheme", "rep", "file") + ars.MEASURE_COLUMNS,
         "ars/blocksize.csv": ("scheme", "rep", "block_size") + ars.MEASURE_COLUMNS,
