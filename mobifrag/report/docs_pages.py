@@ -21,8 +21,9 @@ from pathlib import Path
 
 import yaml
 
+from mobifrag.report import reference
 from mobifrag.report.claims import ClaimsError, describe_band, load_checks, load_claims
-from mobifrag.report.verdict import band
+from mobifrag.report.verdict import VERDICTS, band
 
 DEVICE = "emulator-emmc"
 SCALE = "quick"
@@ -332,14 +333,98 @@ def write_pages(claims_path: Path, registry_path: Path, out: Path) -> list[Path]
     return written
 
 
+# --- README's counts, from the committed reference verdicts ------------------------
+
+README_START = (
+    "<!-- reference-verdicts: written by `make docs` from docs/reference/*.csv; "
+    "edit those, not this block -->"
+)
+README_END = "<!-- /reference-verdicts -->"
+README_MARK = "<!-- reference-verdicts:"
+
+
+def reference_tables(folder: Path = reference.REFERENCES) -> list[reference.Table]:
+    """Every committed reference (docs/reference/<device>-<scale>.csv), by name."""
+    return [reference.read_table(path) for path in sorted(Path(folder).glob("*.csv"))]
+
+
+def reference_counts(tables: list[reference.Table]) -> list[str]:
+    """One table row per reference: its run and its evidence claims' count per verdict."""
+    counts = [reference.evidence_counts(table) for table in tables]
+    shown = [v for v in VERDICTS if any(c[v] for c in counts)]
+    lines = [
+        "| device | scale | reference run | evidence claims | " + " | ".join(shown) + " |",
+        "| --- | --- | --- | --- |" + " --- |" * len(shown),
+    ]
+    for table, count in zip(tables, counts, strict=True):
+        meta = table.meta
+        run = f"{meta.get('commit', '?')[:7]}, {meta.get('run_date', '?')[:10]}"
+        name = table.path.name
+        cells = " | ".join(str(count[v]) for v in shown)
+        lines.append(
+            f"| {meta.get('device', '?')} | {meta.get('scale', '?')} "
+            f"| [{run}](docs/reference/{name}) | {sum(count.values())} | {cells} |"
+        )
+    return lines
+
+
+def reference_block(tables: list[reference.Table]) -> list[str]:
+    if not tables:
+        return [
+            README_START,
+            "No reference run is committed yet: `docs/reference/<device>-<scale>.csv` will",
+            "hold a fresh clone's run per emulator profile ([format](docs/reference/README.md)),",
+            "these counts are written from it, and `make compare` lists where a run differs.",
+            README_END,
+        ]
+    return [
+        README_START,
+        "The committed reference runs' verdicts ([docs/reference/](docs/reference/README.md));",
+        "`make compare` lists every claim where a run differs from its profile's reference.",
+        "",
+        *reference_counts(tables),
+        README_END,
+    ]
+
+
+def readme_with_block(text: str, block: list[str], name: str = "README.md") -> str:
+    """README's text with the lines between the markers replaced by `block`."""
+    lines = text.split("\n")
+    starts = [i for i, line in enumerate(lines) if line.startswith(README_MARK)]
+    ends = [i for i, line in enumerate(lines) if line == README_END]
+    if len(starts) != 1 or len(ends) != 1 or ends[0] < starts[0]:
+        raise ClaimsError(
+            f"{name}: needs one '{README_MARK} ...' line and one '{README_END}' after it"
+        )
+    return "\n".join(lines[: starts[0]] + block + lines[ends[0] + 1 :])
+
+
+def write_readme(readme: Path, folder: Path = reference.REFERENCES) -> Path:
+    text = readme.read_text()
+    try:
+        tables = reference_tables(folder)
+    except reference.ReferenceError as error:
+        raise ClaimsError(str(error)) from None
+    updated = readme_with_block(text, reference_block(tables), str(readme))
+    if updated != text:
+        partial = readme.with_name(readme.name + ".partial")
+        partial.write_text(updated)
+        partial.replace(readme)
+    return readme
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Write docs/appendix.md and docs/figures.md.")
     parser.add_argument("--claims", type=Path, default=Path("config/claims.yaml"))
     parser.add_argument("--registry", type=Path, default=Path("paper-figures/registry.yaml"))
     parser.add_argument("--out", type=Path, default=Path("docs"))
+    parser.add_argument("--readme", type=Path, help="also write README's reference counts")
+    parser.add_argument("--references", type=Path, default=reference.REFERENCES)
     args = parser.parse_args(argv)
     try:
         written = write_pages(args.claims, args.registry, args.out)
+        if args.readme:
+            written.append(write_readme(args.readme, args.references))
     except (ClaimsError, OSError, yaml.YAMLError) as error:
         print(f"docs_pages: {error}", file=sys.stderr)
         return 1
