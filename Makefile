@@ -26,7 +26,7 @@ SNAKEMAKE = snakemake --profile profiles/default \
     --resources mem_mb=$(MEM_MB) adb_jobs=1 host_load=$$(( $(CORES) * 100 )) \
     --max-jobs-per-timespan 1000/1m --cores $$(( $(CORES) * $(GUESTS_PER_CORE) ))
 
-.PHONY: all reproduce check stability compare test test-fast lint format lock bootstrap preflight cores clean clean-all help
+.PHONY: all reproduce check stability compare dist release test test-fast lint format lock bootstrap preflight cores clean clean-all help
 CHECK ?= treatments
 
 help:
@@ -43,6 +43,9 @@ help:
 	@echo "                 changed (refused unless each changed claim has a new history entry)"
 	@echo "make docs        regenerate docs/appendix.md, docs/figures.md and README's reference"
 	@echo "                 counts (claims, figure registry, docs/reference/)"
+	@echo "make dist        the source archive to deposit: dist/mobifrag-<version>.tar.gz with the"
+	@echo "                 pinned outside inputs whose licences allow it, and its sha256"
+	@echo "make release     VERSION=x.y.z: date that version in CHANGELOG, pyproject, CITATION.cff"
 	@echo "make flashsim-diff  build FlashSim, replay sampled traces through it and ftl-sim (DEVICE, SCALE)"
 	@echo "make test-arm64  cross-build the HiKey960 kernel and boot it under qemu-system-aarch64"
 	@echo "make fuzz        fuzz the agent's trace parser and ftl-sim's readers (docs/fuzzing.md)"
@@ -171,6 +174,19 @@ docs: bootstrap
 	python -m mobifrag.report.docs_pages --claims config/claims.yaml \
 	    --registry paper-figures/registry.yaml --out docs/ \
 	    --readme README.md --references docs/reference
+
+# The source archive to deposit (mobifrag/release.py): git archive of HEAD with the
+# pinned outside inputs whose licences allow passing them on, listed with checksums and
+# licences in its vendor/README.md, and the archive's sha256 beside it in dist/.
+dist: bootstrap
+	python -m mobifrag.release check
+	python -m mobifrag.release dist --out dist
+
+# Dates VERSION (the newest CHANGELOG section, `## VERSION (unreleased)`) in CHANGELOG,
+# pyproject.toml and CITATION.cff; commit, tag v$(VERSION), then `make dist`.
+release: bootstrap
+	@[ -n "$(VERSION)" ] || { echo "make: release needs VERSION=x.y.z" >&2; exit 2; }
+	python -m mobifrag.release release $(VERSION)
 
 # The FlashSim cross-check (rules/infra/flashsim.smk): FlashSim built from its pinned upstream
 # source, a sample of the study's block traces (the scan and dispersed runs, made first

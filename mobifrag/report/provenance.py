@@ -5,8 +5,9 @@
     python -m mobifrag.report.provenance --record [config/measured-versions.json]
     python -m mobifrag.report.provenance --figure-stamp provenance.json
 
-Each record carries the time it was written (`recorded`, UTC) and whether the checkout
-had uncommitted changes (`dirty`, also shown as a `+modified` suffix of `commit`).
+Each record carries the artifact's version (`version`, pyproject.toml's), the time it
+was written (`recorded`, UTC) and whether the checkout had uncommitted changes (`dirty`,
+also shown as a `+modified` suffix of `commit`).
 --figure-stamp prints the lines the figures' shared theme (paper-figures/theme.R) writes
 on every figure and into its PDF's metadata: commit, device, scale, seed and run date.
 
@@ -290,6 +291,7 @@ def collect(
         )
     commit = git_commit()
     return {
+        "version": artifact_version(),
         "commit": commit,
         "dirty": commit.endswith("+modified"),
         "recorded": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
@@ -303,6 +305,16 @@ def collect(
         "config": config,
         "seed": config.get("seed"),
     }
+
+
+def artifact_version() -> str:
+    """The artifact's version (pyproject.toml), or 'unknown' where it cannot be read."""
+    from mobifrag.release import ReleaseError, version
+
+    try:
+        return version()
+    except ReleaseError:
+        return "unknown"
 
 
 def run_date(record: dict, path: Path | None = None) -> str:
