@@ -5,7 +5,7 @@ import re
 import pytest
 
 from conftest import REPO
-from mobifrag.report import docs_pages
+from mobifrag.report import ae_appendix, docs_pages
 from mobifrag.report.claims import load_claims
 
 CLAIMS = REPO / "config" / "claims.yaml"
@@ -141,3 +141,50 @@ def test_readme_without_the_markers_is_refused(tmp_path):
     readme.write_text("# x\n")
     with pytest.raises(docs_pages.ClaimsError, match="README.md: needs one"):
         docs_pages.write_readme(readme, tmp_path)
+
+
+# --- the artifact appendix -------------------------------------------------------------
+
+
+def test_the_artifact_appendix_has_the_usual_sections():
+    text = (DOCS / "artifact-appendix.md").read_text()
+    for heading in (
+        "Abstract",
+        "Artifact check-list (meta-information)",
+        "Hardware dependencies",
+        "Software dependencies",
+        "Data sets and outside inputs",
+        "Installation and basic test",
+        "Experiment workflow",
+        "Major claims",
+        "Experiments",
+        "Evaluation and expected results",
+        "Customization",
+        "Notes",
+    ):
+        assert heading in headings(text), heading
+    assert "[claims catalogue](appendix.md)" in text
+
+
+def test_every_claim_has_one_major_claim_and_its_tables_an_experiment():
+    claims = load_claims(CLAIMS)
+    for claim in claims:
+        majors = [m.key for m in ae_appendix.MAJOR_CLAIMS if ae_appendix.selected(claim, m)]
+        assert len(majors) == 1, (claim["id"], majors)
+        for table in ae_appendix.claim_tables(claim):
+            assert ae_appendix.experiment_of(table), (claim["id"], table)
+
+
+def test_the_appendix_counts_the_reference_verdicts_per_major_claim(tmp_path):
+    folder = tmp_path / "reference"
+    rows = [
+        ("tmc-fig06-ext4-five-writers-fragment", "reproduced", "evidence"),
+        ("tmc-fig14a-no-prealloc-fragments", "not reproduced", "evidence"),
+        ("ars-fig04-x", "inconclusive", "evidence"),
+    ]
+    reference_fixture(folder, "emulator-emmc-quick", rows)
+    text = docs_pages.pages(CLAIMS, REGISTRY, folder)["artifact-appendix.md"]
+    assert "### Reference emulator-emmc / quick" in text
+    assert "| C1 | 1 | 1 reproduced |" in text and "| C3 | 1 | 1 not reproduced |" in text
+    assert "| C6 | 0 | none |" in text
+    assert "No reference run is committed yet" not in text

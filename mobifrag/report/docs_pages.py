@@ -1,16 +1,19 @@
-"""The generated pages of docs/: the evaluator's appendix and the figures page.
+"""The generated pages of docs/: the claims catalogue, the figures page and the artifact
+appendix (mobifrag/report/ae_appendix.py).
 
     python -m mobifrag.report.docs_pages --claims config/claims.yaml \
         --registry paper-figures/registry.yaml --out docs/
 
-docs/appendix.md lists every claim of config/claims.yaml, grouped by paper: its figure,
-the commands that produce its tables and its figure, its basis, the band of measured
-values that reproduces it (with the `band:` text saying how the band derives from the
-paper's number), the regime it needs, its source in the paper and, where one was
-measured, the time its experiment took on 2 cores. docs/figures.md lists every figure of
-paper-figures/registry.yaml with its caption, its tables and the claims judged on it.
-Both pages are written from those two files only (`make docs`); tests/test_docs_pages.py
-fails when the committed pages differ from what this writes.
+docs/appendix.md, the claims catalogue, lists every claim of config/claims.yaml, grouped
+by paper: its figure, the commands that produce its tables and its figure, its basis,
+the band of measured values that reproduces it (with the `band:` text saying how the
+band derives from the paper's number), the regime it needs, its source in the paper and,
+where one was measured, the time its experiment took on 2 cores. docs/figures.md lists
+every figure of paper-figures/registry.yaml with its caption, its tables and the claims
+judged on it. Both are written from those two files only; docs/artifact-appendix.md
+also reads the reference runs (docs/reference/) and the repository's setup files, and
+README's verdict counts come from the reference runs (`make docs`).
+tests/test_docs_pages.py fails when the committed pages differ from what this writes.
 """
 
 from __future__ import annotations
@@ -21,13 +24,13 @@ from pathlib import Path
 
 import yaml
 
-from mobifrag.report import reference
+from mobifrag.report import ae_appendix, reference
 from mobifrag.report.claims import ClaimsError, describe_band, load_checks, load_claims
 from mobifrag.report.verdict import VERDICTS, band
 
 DEVICE = "emulator-emmc"
 SCALE = "quick"
-PAGES = ("appendix.md", "figures.md")
+PAGES = ("appendix.md", "figures.md", "artifact-appendix.md")
 
 # The papers, in the order the pages list them, by claim-id and figure-stem prefix.
 PAPERS = {
@@ -197,7 +200,10 @@ def appendix(claims: list[dict], checks: dict[str, list[dict]], sources: str) ->
     lines = [
         HEADER.format(sources=sources),
         "",
-        "# Evaluator's appendix: every claim, its command, its band",
+        "# Claims catalogue: every claim, its command, its band",
+        "",
+        "The [artifact appendix](artifact-appendix.md) maps these claims to the major claims "
+        "and the experiments that make them, with their compute time and expected results.",
         "",
         f"{len(claims)} claims from `config/claims.yaml`, grouped by paper. For each: the "
         "figure it belongs to, the commands that make its tables and its figure (device "
@@ -309,22 +315,37 @@ def figures_page(registry: dict, claims: list[dict], sources: str) -> str:
     return "\n".join(lines).rstrip() + "\n"
 
 
-def pages(claims_path: Path, registry_path: Path) -> dict[str, str]:
+def pages(
+    claims_path: Path, registry_path: Path, references: Path = reference.REFERENCES
+) -> dict[str, str]:
     """Page name → its text."""
     claims = load_claims(claims_path)
     checks = load_checks(claims_path)
     registry = yaml.safe_load(Path(registry_path).read_text()) or {}
     sources = "`config/claims.yaml` and `paper-figures/registry.yaml`"
+    try:
+        tables = reference_tables(references)
+    except reference.ReferenceError as error:
+        raise ClaimsError(str(error)) from None
+    ae_sources = (
+        f"{sources}, `docs/reference/`, `devices/`, `config/config.yaml`, "
+        "`bootstrap/debian-packages.txt`, `requirements.lock` and `mobifrag/release.py`"
+    )
     return {
         "appendix.md": appendix(claims, checks, sources),
         "figures.md": figures_page(registry, claims, sources),
+        "artifact-appendix.md": ae_appendix.page(
+            claims, checks, registry, tables, HEADER.format(sources=ae_sources)
+        ),
     }
 
 
-def write_pages(claims_path: Path, registry_path: Path, out: Path) -> list[Path]:
+def write_pages(
+    claims_path: Path, registry_path: Path, out: Path, references: Path = reference.REFERENCES
+) -> list[Path]:
     out.mkdir(parents=True, exist_ok=True)
     written = []
-    for name, text in pages(claims_path, registry_path).items():
+    for name, text in pages(claims_path, registry_path, references).items():
         path = out / name
         partial = path.with_name(path.name + ".partial")
         partial.write_text(text)
@@ -422,7 +443,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--references", type=Path, default=reference.REFERENCES)
     args = parser.parse_args(argv)
     try:
-        written = write_pages(args.claims, args.registry, args.out)
+        written = write_pages(args.claims, args.registry, args.out, args.references)
         if args.readme:
             written.append(write_readme(args.readme, args.references))
     except (ClaimsError, OSError, yaml.YAMLError) as error:
