@@ -35,7 +35,7 @@ from pathlib import Path
 import yaml
 
 from mobifrag import REPO
-from mobifrag.workflow.profiles import load_device
+from mobifrag.workflow.profiles import load_device, local_path
 
 DEBIAN_LIST = REPO / "bootstrap" / "debian-packages.txt"
 MEASURED = REPO / "config" / "measured-versions.json"
@@ -302,6 +302,8 @@ def collect(
         "versions": versions,
         "version_differences": differences,
         "device": load_device(device),
+        # the untracked local device file whose platform values the profile carries
+        "device_local": str(local_path(device)) if local_path(device).is_file() else None,
         "config": config,
         "seed": config.get("seed"),
     }

@@ -57,7 +57,7 @@ rule provenance:
             if device_kernel(w.device) == f"devices/{w.device}.yaml"
             else str(Path(kernel_image(w.device)).parent / "provenance.json")
         ),
-        profile="devices/{device}.yaml",
+        profile=device_profile_files,
         code=python_sources("mobifrag.report.provenance"),
     output:
         report(results("provenance.json"), category="Provenance"),
@@ -131,7 +131,9 @@ rule report_html:
         claims=results("claims.csv"),
         claims_file="config/claims.yaml",
         provenance=results("provenance.json"),
-        charts=expand(results("claims-chart-{paper}.png"), paper=CHART_PAPERS, allow_missing=True),
+        charts=expand(
+            results("claims-chart-{paper}.png"), paper=CHART_PAPERS, allow_missing=True
+        ),
         reference=reference_verdicts,
         registry="paper-figures/registry.yaml",
         figures=lambda w: [
