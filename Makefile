@@ -26,20 +26,26 @@ SNAKEMAKE = snakemake --profile profiles/default \
     --resources mem_mb=$(MEM_MB) adb_jobs=1 host_load=$$(( $(CORES) * 100 )) \
     --max-jobs-per-timespan 1000/1m --cores $$(( $(CORES) * $(GUESTS_PER_CORE) ))
 
-.PHONY: all reproduce check stability test test-fast lint format lock bootstrap preflight cores clean clean-all help
+.PHONY: all reproduce check stability compare dist release test test-fast lint format lock bootstrap preflight cores clean clean-all help
 CHECK ?= treatments
 
 help:
 	@echo "make reproduce   run the study (snakemake all) on DEVICE=$(DEVICE) at SCALE=$(SCALE)"
 	@echo "make check       run what check CHECK=$(CHECK) needs at SCALE=$(SCALE); fail unless its claims hold"
 	@echo "make stability   run the study twice at SCALE=$(SCALE); list every verdict that differs"
+	@echo "make compare     list every verdict of the run at DEVICE, SCALE that differs from the"
+	@echo "                 committed reference (docs/reference/); STRICT=1 fails on a difference"
 	@echo "make test        bootstrap, then the whole test suite"
 	@echo "make test-fast   unit tests only (no emulator, no kernel build)"
 	@echo "make lint        ruff, snakefmt, snakemake --lint, shellcheck, lintr, cargo fmt/clippy,"
 	@echo "                 the agent with -Werror"
 	@echo "make lock        record config/claims.lock after a claim or a config key it reads"
 	@echo "                 changed (refused unless each changed claim has a new history entry)"
-	@echo "make docs        regenerate docs/appendix.md and docs/figures.md (claims, figure registry)"
+	@echo "make docs        regenerate docs/appendix.md, docs/figures.md and README's reference"
+	@echo "                 counts (claims, figure registry, docs/reference/)"
+	@echo "make dist        the source archive to deposit: dist/mobifrag-<version>.tar.gz with the"
+	@echo "                 pinned outside inputs whose licences allow it, and its sha256"
+	@echo "make release     VERSION=x.y.z: date that version in CHANGELOG, pyproject, CITATION.cff"
 	@echo "make flashsim-diff  build FlashSim, replay sampled traces through it and ftl-sim (DEVICE, SCALE)"
 	@echo "make test-arm64  cross-build the HiKey960 kernel and boot it under qemu-system-aarch64"
 	@echo "make fuzz        fuzz the agent's trace parser and ftl-sim's readers (docs/fuzzing.md)"
@@ -89,6 +95,14 @@ stability: cores bootstrap preflight
 	    --configfile $(STABILITY).yaml --config device=$(DEVICE) scale=$(SCALE)-again
 	python -m mobifrag.report.stability compare results/$(DEVICE)/$(SCALE)/claims.csv \
 	    results/$(DEVICE)/$(SCALE)-again/claims.csv --markdown $(STABILITY).md
+
+# A run's verdicts against the reference run committed for its device and scale
+# (docs/reference/<device>-<scale>.csv): every claim whose verdict differs, new or
+# missing, into results/<device>/<scale>/compare.md. Differences fail only with STRICT=1.
+compare: bootstrap
+	python -m mobifrag.report.reference compare results/$(DEVICE)/$(SCALE)/claims.csv \
+	    --reference docs/reference/$(DEVICE)-$(SCALE).csv \
+	    --markdown results/$(DEVICE)/$(SCALE)/compare.md$(if $(STRICT), --strict)
 
 check: cores bootstrap preflight
 	@checks="$$(python -m mobifrag.report.claims --list-checks)" || exit 2; \
@@ -152,12 +166,27 @@ test-arm64: bootstrap
 	MOBIFRAG_TEST_ARM64=1 python -m pytest -m arm64 tests/test_arm64_boot.py
 
 # The generated pages of docs/: the evaluator's appendix (every claim with its commands
-# and band) and the figures page, from config/claims.yaml and paper-figures/registry.yaml;
+# and band) and the figures page, from config/claims.yaml and paper-figures/registry.yaml,
+# and README's verdict counts from the reference runs of docs/reference/;
 # tests/test_docs_pages.py fails while they are stale.
 .PHONY: docs
 docs: bootstrap
 	python -m mobifrag.report.docs_pages --claims config/claims.yaml \
-	    --registry paper-figures/registry.yaml --out docs/
+	    --registry paper-figures/registry.yaml --out docs/ \
+	    --readme README.md --references docs/reference
+
+# The source archive to deposit (mobifrag/release.py): git archive of HEAD with the
+# pinned outside inputs whose licences allow passing them on, listed with checksums and
+# licences in its vendor/README.md, and the archive's sha256 beside it in dist/.
+dist: bootstrap
+	python -m mobifrag.release check
+	python -m mobifrag.release dist --out dist
+
+# Dates VERSION (the newest CHANGELOG section, `## VERSION (unreleased)`) in CHANGELOG,
+# pyproject.toml and CITATION.cff; commit, tag v$(VERSION), then `make dist`.
+release: bootstrap
+	@[ -n "$(VERSION)" ] || { echo "make: release needs VERSION=x.y.z" >&2; exit 2; }
+	python -m mobifrag.release release $(VERSION)
 
 # The FlashSim cross-check (rules/infra/flashsim.smk): FlashSim built from its pinned upstream
 # source, a sample of the study's block traces (the scan and dispersed runs, made first

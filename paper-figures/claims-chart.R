@@ -3,13 +3,20 @@
 # band as a grey bar, the measured median and its 95 % interval as a point with an error
 # bar, coloured by verdict. Claims measure different things, so each row is drawn over a
 # reference value of its own: the paper's value, else the band's finite edge; the axis is
-# that ratio on a log scale, 1 marked. A claim without a measured value is named by its
-# verdict at the left edge; values beyond the axis are drawn at its edge as triangles.
+# that ratio on a log scale, 1 marked, at the top and the bottom. A claim without a
+# measured value is named by its verdict at the left edge; values beyond the axis are
+# drawn at its edge as triangles. With a fourth argument, a claim-id prefix (tmc,
+# janusd, ars, ext4tune), only that paper's claims are drawn: the report shows one chart
+# per paper.
 source(file.path(
   dirname(sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))), "theme.R"
 ))
 
-args <- figure_args(1)
+all_args <- commandArgs(trailingOnly = TRUE)
+paper_prefix <- if (length(all_args) == 4) all_args[[4]] else NA
+args <- if (is.na(paper_prefix)) figure_args(1) else {
+  list(pdf = all_args[[1]], png = all_args[[2]], tables = all_args[3])
+}
 claims <- read_table(args$tables[[1]])
 needed <- c(
   "id", "figure", "basis", "paper_value", "band_low", "band_high", "measured",
@@ -52,6 +59,11 @@ beyond <- function(value) {
 
 papers <- c(tmc = "TMC", janusd = "janusd", ars = "ARS", ext4tune = "Ext4 tuning")
 prefix <- sub("-.*", "", claims$id)
+if (!is.na(paper_prefix)) {
+  claims <- claims[prefix == paper_prefix, ]
+  prefix <- prefix[prefix == paper_prefix]
+  if (nrow(claims) == 0) stop(sprintf("%s: no claim of %s", args$tables[[1]], paper_prefix))
+}
 claims$paper <- factor(
   ifelse(prefix %in% names(papers), papers[prefix], prefix),
   levels = unique(c(papers, prefix))
@@ -83,11 +95,16 @@ plot <- ggplot(claims, aes(y = row)) +
   ) +
   scale_x_log10(
     limits = limits, breaks = c(0.05, 0.1, 0.25, 0.5, 1, 2, 4, 10, 20),
-    labels = c("0.05", "0.1", "0.25", "0.5", "1", "2", "4", "10", "20")
+    labels = c("0.05", "0.1", "0.25", "0.5", "1", "2", "4", "10", "20"),
+    sec.axis = dup_axis(name = NULL)
   ) +
   scale_colour_manual(values = verdict_colours, drop = FALSE) +
   scale_shape_manual(values = c("FALSE" = 16, "TRUE" = 17), guide = "none") +
-  facet_grid(paper ~ ., scales = "free_y", space = "free_y") +
+  (if (is.na(paper_prefix)) {
+    facet_grid(paper ~ ., scales = "free_y", space = "free_y")
+  } else {
+    ggtitle(sprintf("%s: %d claims", levels(droplevels(claims$paper))[[1]], nrow(claims)))
+  }) +
   labs(
     x = "value / the claim's reference (the paper's value, else the band's edge), log scale",
     y = NULL, colour = "verdict",

@@ -14,7 +14,8 @@
 # Where the tarball comes from, in order: a verified copy already in BUILD_DIR; upstream
 # (git fetch of the pinned commit, then `git archive` as the checksum expects), where the
 # network reaches GitHub (skipped with <PREFIX>_OFFLINE=1); the folder MOBIFRAG_VENDOR
-# names, by default ../shared/vendor/ beside the repository's root. Every copy is
+# names, by default the checkout's own vendor/ where it has one (a source archive of
+# `make dist` does), else ../shared/vendor/ beside the repository's root. Every copy is
 # checked against the pinned SHA256 before it is unpacked. Prints the source folder.
 set -eu
 [ $# -ge 3 ] || { echo "usage: fetch-pinned.sh TOOL UPSTREAM_ENV MARKER [BUILD_DIR]" >&2; exit 2; }
@@ -33,7 +34,9 @@ build=${4:-$root/build/$tool}
 short=$(printf %s "$commit" | cut -c1-7)
 name=$tool-$short
 tarball=$build/$name.tar.gz
-vendor=${MOBIFRAG_VENDOR:-$root/../shared/vendor}/$name.tar.gz
+vendor_dir=$root/../shared/vendor
+[ -d "$root/vendor" ] && vendor_dir=$root/vendor
+vendor=${MOBIFRAG_VENDOR:-$vendor_dir}/$name.tar.gz
 
 say() { echo "$tool fetch: $*" >&2; }
 

@@ -25,6 +25,29 @@ def write_snapshot(directory: Path, files, extents, fs=("ext4", 4096, 16384, 800
     return directory
 
 
+BOARD_SERIAL = "TESTSERIAL01"
+
+
+def local_device_files(folder: Path) -> dict[str, str]:
+    """Local device files giving every shipped adb profile a serial (what a user puts in
+    devices/local/), in `folder`; the environment that makes the workflow read them."""
+    import yaml
+
+    folder.mkdir(parents=True, exist_ok=True)
+    for path in sorted((REPO / "devices").glob("*.yaml")):
+        data = yaml.safe_load(path.read_text())
+        if path.name != "schema.yaml" and data["platform"]["type"] == "adb":
+            (folder / path.name).write_text(f"platform:\n  serial: {BOARD_SERIAL}\n")
+    return {"MOBIFRAG_LOCAL_DEVICES": str(folder)}
+
+
+@pytest.fixture
+def board_serials(tmp_path, monkeypatch):
+    """Every Snakemake run of the test reads local device files with a board serial."""
+    for key, value in local_device_files(tmp_path / "local-devices").items():
+        monkeypatch.setenv(key, value)
+
+
 @pytest.fixture
 def snapshot_dir(tmp_path):
     def make(name="snap", **kwargs):

@@ -162,7 +162,7 @@ def test_failed_check_names_each_claim_that_does_not_hold(tmp_path, capsys):
     status, md, err = run_check(tmp_path, "mixed", checks, capsys)
     assert status == 1
     assert "check mixed does not hold" in err
-    assert "tmc-fig06-ext4-five-writers-fragment: not reproduced (measured 1 (n=1)" in err
+    assert "tmc-fig06-ext4-five-writers-fragment: not reproduced (measured 1 (single run)" in err
     assert "tmc-fig05b-level1-dominates: not measured (needs autoage/ext4/levels.csv)" in err
     assert "2 evidence claims: 1 not reproduced, 1 not measured." in md
 
@@ -338,7 +338,39 @@ def test_markdown_shows_basis_interval_and_summary(tmp_path):
     text = md.read_text()
     assert "1 evidence claims: 1 reproduced." in text
     assert "| layout | 1 | 0 |" in text
-    assert "2 [1.9, 2.1] (n=2)" in text
+    assert "2 [1.9, 2.1] (n=2: the interval is their range)" in text
+
+
+def test_markdown_counts_by_paper_and_check_and_says_why_a_claim_missed(tmp_path):
+    write_table(tmp_path, "rep,arm,x", ["1,b,3.9", "2,b,4.1", "3,b,4", "4,b,4.2"])
+    history = [
+        {"date": "2026-11-25", "change": "first", "reason": "old"},
+        {"date": "2026-12-02", "change": "band widened", "reason": "the paper says so"},
+    ]
+    claims = [
+        one_claim(id="tmc-miss", history=history),
+        one_claim(id="ars-miss", measure={"table": "none.csv", "column": "x"}),
+        one_claim(id="ars-mech", kind="mechanism", kind_reason="by design"),
+    ]
+    path = tmp_path / "claims.yaml"
+    path.write_text(
+        yaml.safe_dump({"claims": claims, "checks": {"both": ["tmc-miss", "ars-miss"]}})
+    )
+    md, out = tmp_path / "claims.md", tmp_path / "claims.csv"
+    args = ["--claims", str(path), "--results", str(tmp_path), "--platform", "qemu"]
+    assert main([*args, "--markdown", str(md), "--csv", str(out)]) == 0
+    text = md.read_text()
+    assert "| paper | not reproduced | not measured | all |" in text
+    assert "| TMC | 1 | 0 | 1 |" in text and "| ARS | 0 | 1 | 1 |" in text
+    assert "| check | not reproduced | not measured | all |" in text
+    assert "| both | 1 | 1 | 2 |" in text
+    assert "## Not reproduced, and why" in text
+    assert (
+        "- **tmc-miss** (not reproduced): measured 4.05 [3.9, 4.2], above the band's top 2.5; "
+        "last change (2026-12-02): band widened; why: the paper says so" in text
+    )
+    assert "- **ars-miss** (not measured): needs none.csv" in text
+    assert "ars-mech**" not in text  # not evidence: listed apart, with its kind_reason
 
 
 def test_every_shipped_claim_has_a_basis_and_a_band():

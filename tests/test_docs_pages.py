@@ -5,7 +5,7 @@ import re
 import pytest
 
 from conftest import REPO
-from mobifrag.report import docs_pages
+from mobifrag.report import ae_appendix, docs_pages
 from mobifrag.report.claims import load_claims
 
 CLAIMS = REPO / "config" / "claims.yaml"
@@ -90,3 +90,101 @@ def test_a_claim_reads_its_denominator_and_regime_tables():
 
 def test_an_unknown_paper_prefix_is_listed_under_other():
     assert docs_pages.paper_title(docs_pages.paper_of("new-fig01-x")) == docs_pages.OTHER
+
+
+# --- README's counts from the reference runs ------------------------------------------
+
+
+def test_readme_counts_are_those_of_the_committed_references():
+    block = docs_pages.reference_block(docs_pages.reference_tables())
+    text = README.read_text()
+    assert docs_pages.readme_with_block(text, block) == text, (
+        "README's reference counts differ from docs/reference/: run `make docs`"
+    )
+
+
+def reference_fixture(folder, name, rows, commit="abcdef0123456789"):
+    folder.mkdir(exist_ok=True)
+    device, scale = name.rsplit("-", 1)
+    lines = [f"# device: {device}", f"# scale: {scale}", f"# commit: {commit}",
+             "# run_date: 2026-12-02T10:00:00+00:00", "id,verdict,kind"]  # fmt: skip
+    lines += [f"{claim},{verdict},{kind}" for claim, verdict, kind in rows]
+    (folder / f"{name}.csv").write_text("\n".join(lines) + "\n")
+
+
+def test_readme_block_counts_each_references_evidence_claims(tmp_path):
+    folder = tmp_path / "reference"
+    rows = [
+        ("tmc-a", "reproduced", "evidence"),
+        ("tmc-b", "not reproduced", "evidence"),
+        ("ars-c", "reproduced", "evidence"),
+        ("ars-m", "not reproduced", "mechanism"),
+    ]
+    reference_fixture(folder, "emulator-emmc-quick", rows)
+    reference_fixture(folder, "emulator-ufs-quick", rows[:1] + [("x", "inconclusive", "evidence")])
+    readme = tmp_path / "README.md"
+    readme.write_text(f"# x\n\nbefore\n{docs_pages.README_START}\nold counts\n"
+                      f"{docs_pages.README_END}\nafter\n")  # fmt: skip
+    docs_pages.write_readme(readme, folder)
+    text = readme.read_text()
+    assert "old counts" not in text and text.endswith("\nafter\n") and "\nbefore\n" in text
+    assert "| evidence claims | reproduced | not reproduced | inconclusive |" in text
+    assert (
+        "| emulator-emmc | quick | [abcdef0, 2026-12-02](docs/reference/emulator-emmc-quick.csv)"
+        " | 3 | 2 | 1 | 0 |" in text
+    )
+    assert "| emulator-ufs | quick | [abcdef0, 2026-12-02]" in text and "| 2 | 1 | 0 | 1 |" in text
+
+
+def test_readme_without_the_markers_is_refused(tmp_path):
+    readme = tmp_path / "README.md"
+    readme.write_text("# x\n")
+    with pytest.raises(docs_pages.ClaimsError, match="README.md: needs one"):
+        docs_pages.write_readme(readme, tmp_path)
+
+
+# --- the artifact appendix -------------------------------------------------------------
+
+
+def test_the_artifact_appendix_has_the_usual_sections():
+    text = (DOCS / "artifact-appendix.md").read_text()
+    for heading in (
+        "Abstract",
+        "Artifact check-list (meta-information)",
+        "Hardware dependencies",
+        "Software dependencies",
+        "Data sets and outside inputs",
+        "Installation and basic test",
+        "Experiment workflow",
+        "Major claims",
+        "Experiments",
+        "Evaluation and expected results",
+        "Customization",
+        "Notes",
+    ):
+        assert heading in headings(text), heading
+    assert "[claims catalogue](appendix.md)" in text
+
+
+def test_every_claim_has_one_major_claim_and_its_tables_an_experiment():
+    claims = load_claims(CLAIMS)
+    for claim in claims:
+        majors = [m.key for m in ae_appendix.MAJOR_CLAIMS if ae_appendix.selected(claim, m)]
+        assert len(majors) == 1, (claim["id"], majors)
+        for table in ae_appendix.claim_tables(claim):
+            assert ae_appendix.experiment_of(table), (claim["id"], table)
+
+
+def test_the_appendix_counts_the_reference_verdicts_per_major_claim(tmp_path):
+    folder = tmp_path / "reference"
+    rows = [
+        ("tmc-fig06-ext4-five-writers-fragment", "reproduced", "evidence"),
+        ("tmc-fig14a-no-prealloc-fragments", "not reproduced", "evidence"),
+        ("ars-fig04-x", "inconclusive", "evidence"),
+    ]
+    reference_fixture(folder, "emulator-emmc-quick", rows)
+    text = docs_pages.pages(CLAIMS, REGISTRY, folder)["artifact-appendix.md"]
+    assert "### Reference emulator-emmc / quick" in text
+    assert "| C1 | 1 | 1 reproduced |" in text and "| C3 | 1 | 1 not reproduced |" in text
+    assert "| C6 | 0 | none |" in text
+    assert "No reference run is committed yet" not in text

@@ -79,3 +79,26 @@ def test_mobifrag_vendor_names_the_vendor_folder(tmp_path, tool):
     assert done.returncode == 0, done.stderr
     assert f"copied {elsewhere}/{tarball}" in done.stderr
     assert (tmp_path / "build" / tarball).read_bytes() == real.read_bytes()
+
+
+@pytest.mark.parametrize("tool", sorted(TOOLS))
+def test_a_checkouts_vendor_folder_comes_before_the_shared_one(tmp_path, tool):
+    """A source archive of `make dist` carries the tarball in its own vendor/: offline and
+    with no MOBIFRAG_VENDOR, the fetch takes it from there."""
+    folder, prefix = TOOLS[tool], tool.upper()
+    tarball = f"{tool}-{pins(folder)[f'{prefix}_COMMIT'][:7]}.tar.gz"
+    real = REPO.parent / "shared" / "vendor" / tarball
+    if not real.is_file():
+        pytest.skip("no shared copy of the tarball to put in vendor/")
+    repo = tmp_path / "repo"
+    (repo / "scripts").mkdir(parents=True)
+    shutil.copy(REPO / "scripts" / "fetch-pinned.sh", repo / "scripts")
+    shutil.copytree(REPO / folder, repo / folder)
+    (repo / "vendor").mkdir()
+    shutil.copy(real, repo / "vendor" / tarball)
+    env = {"PATH": "/usr/bin:/bin", f"{prefix}_OFFLINE": "1"}
+    done = subprocess.run(
+        [repo / folder / "fetch.sh", tmp_path / "build"], capture_output=True, text=True, env=env
+    )
+    assert done.returncode == 0, done.stderr
+    assert f"copied {repo}/vendor/{tarball}" in done.stderr

@@ -111,9 +111,16 @@ def stamp_env(provenance: Path) -> dict:
     return {**os.environ, "MOBIFRAG_FIGURE_STAMP": stamp}
 
 
-def rscript(script: str, pdf: Path, png: Path, tables: list[Path], env: dict) -> None:
+def rscript(script: str, pdf: Path, png: Path, tables: list[Path], env: dict, *extra: str) -> None:
     run = subprocess.run(
-        ["Rscript", str(REPO / "paper-figures" / script), str(pdf), str(png), *map(str, tables)],
+        [
+            "Rscript",
+            str(REPO / "paper-figures" / script),
+            str(pdf),
+            str(png),
+            *map(str, tables),
+            *extra,
+        ],  # fmt: skip
         capture_output=True,
         text=True,
         env=env,
@@ -128,7 +135,9 @@ def pdf_title(path: Path) -> str:
     return match.group(1).decode("latin-1")
 
 
-def make_report(root: Path, run: Path, figures: Path, chart: Path | None) -> Path:
+def make_report(
+    root: Path, run: Path, figures: Path, charts: list[Path], reference: Path | None = None
+) -> Path:
     out = run / "report.html"
     args = [
         "-m", "mobifrag.report.html", "--claims-csv", str(run / "claims.csv"),
@@ -136,10 +145,24 @@ def make_report(root: Path, run: Path, figures: Path, chart: Path | None) -> Pat
         "--registry", str(root / "registry.yaml"), "--figures", str(figures),
         "--benchmarks", str(run / "benchmarks"), "--out", str(out),
     ]  # fmt: skip
-    if chart is not None:
+    for chart in charts:
         args += ["--chart", str(chart)]
+    if reference is not None:
+        args += ["--reference", str(reference)]
     python(*args)
     return out
+
+
+def reference_file(root: Path) -> Path:
+    """A reference run's verdicts (docs/reference/'s format): two claims differ."""
+    rows = [list(row) for row in CLAIM_ROWS]
+    rows[0][10] = "reproduced"  # tmc-fig06-ext4-five-writers-fragment
+    rows[2][10] = "not reproduced"  # tmc-s531-fragmented-file-needs-more-requests
+    lines = ["# device: emulator-emmc", "# scale: test", "# commit: feedface0123",
+             "# run_date: 2026-12-01T08:00:00+00:00", ",".join(CSV_COLUMNS)]  # fmt: skip
+    path = root / "emulator-emmc-test.csv"
+    path.write_text("\n".join(lines + [",".join(row) for row in rows]) + "\n")
+    return path
 
 
 class Elements(HTMLParser):
@@ -189,9 +212,11 @@ def chromium(*args: str) -> subprocess.CompletedProcess:
 def test_report_opens_in_headless_chromium_with_chart_and_every_figure(fake_run, tmp_path):
     root, run, figures = fake_run
     env = stamp_env(run / "provenance.json")
-    chart = run / "claims-chart.png"
-    rscript("claims-chart.R", run / "claims-chart.pdf", chart, [run / "claims.csv"], env)
-    report = make_report(root, run, figures, chart)
+    # one chart per paper: the fixture's claims are all TMC's
+    chart = run / "claims-chart-tmc.png"
+    rscript("claims-chart.R", run / "claims-chart-tmc.pdf", chart, [run / "claims.csv"], env,
+            "tmc")  # fmt: skip
+    report = make_report(root, run, figures, [chart], reference_file(root))
     text = report.read_text()
     assert not re.search(r"""(src|href)=["']?(https?:)?//""", text), "a network resource"
 
@@ -201,7 +226,7 @@ def test_report_opens_in_headless_chromium_with_chart_and_every_figure(fake_run,
     assert dom.returncode == 0, dom.stderr[-2000:]
     ids = parse(dom.stdout).by_id()
 
-    tag, chart_img = ids["claims-chart-img"]
+    tag, chart_img = ids["claims-chart-claims-chart-tmc"]
     assert tag == "img" and chart_img["src"].startswith("data:image/png;base64,")
     assert int(chart_img["data-decoded-width"]) > 100  # the browser decoded the chart
     images = [a for t, a in parse(dom.stdout).elements if t == "img"]
@@ -212,12 +237,20 @@ def test_report_opens_in_headless_chromium_with_chart_and_every_figure(fake_run,
         assert ids[f"figure-{stem}"][0] == "figure"
     for row in CLAIM_ROWS:
         assert ids[f"claim-{row[0]}"][0] == "tr"
-    # every in-page link lands on an element of the page
+    # what the browser shows: counts per paper, the reason beside a miss, the reference
+    shown = dom.stdout
+    assert "<th>TMC</th>" in shown and ids["by-paper"][0] == "table"
+    assert ids["miss-tmc-fig06-ext4-five-writers-fragment"][0] == "li"
+    assert "above the band's top 7" in shown
+    assert ids["reference-tmc-fig06-ext4-five-writers-fragment"][0] == "tr"
+    assert "2 verdicts that differ" in shown
+    # every in-page link lands on an element of the page; a claim's table is embedded
     anchors = [a["href"] for t, a in parse(dom.stdout).elements if t == "a" and "href" in a]
     local = {href[1:] for href in anchors if href.startswith("#")}
     assert {f"figure-{stem}" for stem in FIGURES} <= local
     assert local <= set(ids)
-    assert "concurrent-appenders/dof.csv" in anchors  # the claim's table, relative
+    assert "table-concurrent-appenders/dof.csv" in local
+    assert not [h for h in anchors if not h.startswith(("#", "data:"))], "a link leaves the page"
     assert COMMIT in dom.stdout
 
     shot = tmp_path / "shot.png"
@@ -249,10 +282,50 @@ def test_report_lists_verdicts_provenance_and_what_is_missing(fake_run):
     assert "the claims chart was not drawn" in page
     assert f"not rendered: {figures / FIGURES[1]}.png" in page
     assert "≥ 0.9" in page  # a band open above
-    assert "17.9 [17.8, 18] (n=2)" in page
+    assert "17.9 [17.8, 18] (n=2: the interval is their range)" in page
+    assert "0.9998 (single run)" in page
+    assert "No reference verdicts to compare with" in page
     assert "config_sha256: <code>c0ffee</code>" in page
     assert "2026-11-25T09:30:00+00:00" in page  # run date
     assert "no benchmark files" in page  # run time, where no job wrote one
+
+
+def test_report_counts_by_paper_and_check_explains_misses_and_compares(fake_run, monkeypatch):
+    root, run, figures = fake_run
+    page = report_html.render(
+        run / "claims.csv", REPO / "config" / "claims.yaml", run / "provenance.json", [],
+        root / "registry.yaml", figures, run / "report.html", (), reference_file(root),
+    )  # fmt: skip
+    ids = parse(page).by_id()
+    assert {"by-paper", "by-check", "misses", "reference-table", "tables"} <= set(ids)
+    paper = page[page.index('id="by-paper"') : page.index("</table>", page.index('id="by-paper"'))]
+    assert "<th>TMC</th>" in paper and "<td class='num'>4</td>" in paper
+    checks = page[page.index('id="by-check"') :]
+    for name in ("aging", "treatments", "performance"):
+        assert f"<th>{name}</th>" in checks
+    # the miss: where the interval lies, then the claim's last history entry
+    miss = page[page.index('id="miss-tmc-fig06-ext4-five-writers-fragment"') :]
+    miss = miss[: miss.index("</li>")]
+    assert "measured 17.9 [17.8, 18], above the band&#x27;s top 7" in miss
+    assert "last change (" in miss and "why:" in miss
+    assert 'id="miss-tmc-fig05a-sqlite-fragmented-from-day-one"' in page  # not measured
+    assert "needs autoage/ext4/dof.csv" in page
+    assert 'id="miss-tmc-fig09-scan-time-linear-in-dof"' not in page  # reproduced
+    # against the reference: the two claims that differ, marked in the claims table too
+    assert "emulator-emmc-test.csv: commit feedface0123, run 2026-12-01" in page
+    assert "2 verdicts that differ, 0 new claims and 0" in page
+    assert 'id="reference-tmc-s531-fragmented-file-needs-more-requests"' in page
+    assert 'id="reference-tmc-fig09-scan-time-linear-in-dof"' not in page
+    assert '<tr id="claim-tmc-fig06-ext4-five-writers-fragment" class="differs">' in page
+    # the claim's table is embedded; one over the limit is linked by its absolute path
+    assert 'download="concurrent-appenders_dof.csv" href="data:text/csv;base64,' in page
+    monkeypatch.setattr(report_html, "EMBEDDED_TABLE_BYTES", 4)
+    page = report_html.render(
+        run / "claims.csv", REPO / "config" / "claims.yaml", run / "provenance.json", [],
+        root / "registry.yaml", figures, run / "report.html",
+    )  # fmt: skip
+    table = run / "concurrent-appenders" / "dof.csv"
+    assert f'href="{table.resolve().as_uri()}"' in page and "too large to embed" in page
 
 
 def test_claim_tables_follow_the_denominator():

@@ -1,6 +1,7 @@
 import pytest
 import yaml
 
+from mobifrag.workflow import profiles
 from mobifrag.workflow.profiles import DEVICES, ProfileError, load_device, load_profile_file
 
 
@@ -195,3 +196,65 @@ def test_a_nan_or_infinite_number_is_refused_by_field(tmp_path):
     data["storage"]["host_overhead_us"] = float("nan")
     with pytest.raises(ProfileError, match=r"field storage\.host_overhead_us: nan is not a finite"):
         load_profile_file(write_profile(tmp_path, "emulator-emmc", data))
+
+
+# --- local device files: a board's own values, untracked -------------------------------
+
+
+@pytest.fixture
+def local_devices(tmp_path, monkeypatch):
+    folder = tmp_path / "local"
+    folder.mkdir()
+    monkeypatch.setenv(profiles.LOCAL_ENV, str(folder))
+    return folder
+
+
+def test_a_local_file_sets_the_boards_values_over_the_tracked_profile(local_devices):
+    shipped = load_device("hikey960")
+    assert profiles.placeholders(shipped) == [("platform.serial", "CHANGEME0123")]
+    (local_devices / "hikey960.yaml").write_text(
+        "platform:\n  serial: 0123ABCD\n  allow_destructive: true\n"
+    )
+    board = load_device("hikey960")
+    assert board["platform"]["serial"] == "0123ABCD"
+    assert board["platform"]["allow_destructive"] is True
+    # everything else stays the tracked file's
+    assert board["platform"]["test_partition"] == shipped["platform"]["test_partition"]
+    assert board["platform"]["boot"] == shipped["platform"]["boot"]
+    assert board["storage"] == shipped["storage"]
+    assert (
+        profiles.placeholders(board) == [] and profiles.placeholder_problem("hikey960", board) == ""
+    )
+    # a profile without a local file is the tracked one
+    assert load_device("android-rooted")["platform"]["serial"] == "CHANGEME0123"
+
+
+def test_a_local_file_is_checked_by_field_and_sets_only_platform_keys(local_devices):
+    local = local_devices / "hikey960.yaml"
+    local.write_text("storage:\n  class: emmc\n")
+    with pytest.raises(ProfileError, match=r"hikey960.yaml: field storage: a local device file"):
+        load_device("hikey960")
+    local.write_text("platform:\n  test_partition: /dev/block/by-name/system\n")
+    with pytest.raises(ProfileError) as error:
+        load_device("hikey960")
+    assert f"{local} over " in str(error.value)
+    assert "field platform.test_partition" in str(error.value)
+    local.write_text("platform: [unclosed\n")
+    with pytest.raises(ProfileError, match="not valid YAML"):
+        load_device("hikey960")
+
+
+def test_a_placeholder_serial_names_the_local_file_to_fill(local_devices):
+    problem = profiles.placeholder_problem("hikey960", load_device("hikey960"))
+    assert "devices/hikey960.yaml: field platform.serial is the placeholder 'CHANGEME0123'" in (
+        problem
+    )
+    assert str(local_devices / "hikey960.yaml") in problem and "MOBIFRAG_DRY_RUN=1" in problem
+    assert profiles.placeholder_problem("emulator-emmc", load_device("emulator-emmc")) == ""
+
+
+def test_the_checker_reads_a_local_file_over_its_profile(local_devices, capsys):
+    (local_devices / "hikey960.yaml").write_text("platform:\n  serial: 0123ABCD\n")
+    assert profiles.main([str(local_devices / "hikey960.yaml")]) == 0
+    assert profiles.main([str(DEVICES / "hikey960.yaml")]) == 0
+    assert "a run on it fails its plan until then" in capsys.readouterr().err

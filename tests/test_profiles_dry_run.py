@@ -11,7 +11,7 @@ import sys
 import pytest
 import yaml
 
-from conftest import REPO, local_env, planned_jobs, snakemake
+from conftest import BOARD_SERIAL, REPO, local_device_files, local_env, planned_jobs, snakemake
 from mobifrag.workflow.profiles import DEVICES, SCHEMA
 
 PROFILES = sorted(p.stem for p in DEVICES.glob("*.yaml") if p != SCHEMA)
@@ -28,7 +28,7 @@ def run_snakemake(args, env, cwd=REPO):
 
 
 @pytest.mark.parametrize("profile", PROFILES)
-def test_every_shipped_profile_plans_a_whole_run(profile):
+def test_every_shipped_profile_plans_a_whole_run(profile, board_serials):
     # --forceall: the whole plan, whatever the checkout has already run (after a finished
     # study a plain dry run has nothing to do and prints no job table).
     run = snakemake("-n", "--forceall", "all", "--config", f"device={profile}", check=False)
@@ -56,8 +56,29 @@ def profile_platform(name):
     return yaml.safe_load((DEVICES / f"{name}.yaml").read_text())["platform"]["type"]
 
 
-def test_the_missing_ramdisk_is_planned_and_fails_its_job_by_name():
-    env = without_ramdisk()
+def test_a_placeholder_serial_fails_the_plan_and_a_local_file_fixes_it(tmp_path):
+    env = {**without_ramdisk(), "MOBIFRAG_LOCAL_DEVICES": str(tmp_path / "none")}
+    plan = run_snakemake(["-n", "all", "--config", "device=hikey960"], env)
+    output = plan.stdout + plan.stderr
+    assert plan.returncode != 0
+    assert "devices/hikey960.yaml: field platform.serial is the placeholder 'CHANGEME0123'" in (
+        output
+    )
+    assert str(tmp_path / "none" / "hikey960.yaml") in output
+    # a run that only prints its adb commands needs no serial; a local file gives one
+    marker = ["-n", "--config", "device=hikey960", "--", "build/device/hikey960/ramdisk.missing"]
+    printed = run_snakemake(marker, {**env, "MOBIFRAG_DRY_RUN": "1"})
+    assert printed.returncode == 0, (printed.stdout + printed.stderr)[-3000:]
+    env.update(local_device_files(tmp_path / "local"))
+    planned = run_snakemake(marker, env)
+    assert planned.returncode == 0, (planned.stdout + planned.stderr)[-3000:]
+    # devices/local/ is ignored by git, so a board run leaves the checkout clean
+    ignored = subprocess.run(["git", "check-ignore", "-q", "devices/local/hikey960.yaml"], cwd=REPO)
+    assert ignored.returncode == 0
+
+
+def test_the_missing_ramdisk_is_planned_and_fails_its_job_by_name(tmp_path):
+    env = {**without_ramdisk(), **local_device_files(tmp_path / "local")}
     plan = run_snakemake(["-n", "all", "--config", "device=hikey960"], env)
     output = plan.stdout + plan.stderr
     assert plan.returncode == 0, output[-3000:]
@@ -76,6 +97,7 @@ def test_a_named_ramdisk_takes_the_markers_place(tmp_path):
     ramdisk = tmp_path / "ramdisk.img"
     ramdisk.write_bytes(b"ramdisk")
     env = {**without_ramdisk(), "MOBIFRAG_RAMDISK": str(ramdisk)}
+    env.update(local_device_files(tmp_path / "local"))
     plan = run_snakemake(["-n", "all", "--config", "device=hikey960"], env)
     output = plan.stdout + plan.stderr
     assert plan.returncode == 0, output[-3000:]
@@ -106,12 +128,14 @@ def test_a_dry_run_flash_writes_its_done_file(tmp_path, rule, done):
     ramdisk = tmp_path / "ramdisk.img"
     ramdisk.write_bytes(b"ramdisk")
     env = {**without_ramdisk(), "MOBIFRAG_RAMDISK": str(ramdisk), "MOBIFRAG_DRY_RUN": "1"}
+    env.update(local_device_files(tmp_path / "local"))
     target = f"build/device/hikey960/{done}.done"
     args = ["--allowed-rules", rule, "--config", "device=hikey960", "--", target]
     run = run_snakemake(args, env, cwd=copy)
     assert run.returncode == 0, (run.stdout + run.stderr)[-3000:]
     assert '"dry_run": true' in (copy / target).read_text()
-    assert "fastboot -s CHANGEME0123" in (copy / f"build/device/hikey960/{done}.log").read_text()
+    # the local device file's serial reaches the commands
+    assert f"fastboot -s {BOARD_SERIAL}" in (copy / f"build/device/hikey960/{done}.log").read_text()
     # A real run afterwards does not take the dry run's stamp for a flashed kernel.
     env.pop("MOBIFRAG_DRY_RUN")
     plan = run_snakemake(["-n", *args], env, cwd=copy)

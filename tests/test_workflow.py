@@ -127,7 +127,7 @@ def test_a_bad_vcpu_count_in_the_config_is_named(tmp_path):
 @pytest.mark.parametrize(
     ("device", "series"), [("emulator-emmc", "emulator wall"), ("hikey960", "phone wall")]
 )
-def test_figures_name_the_wall_series_for_where_the_runs_ran(device, series):
+def test_figures_name_the_wall_series_for_where_the_runs_ran(device, series, board_serials):
     figure = f"paper-figures/{device}/test/tmc-fig13a-dispersed-writes.pdf"
     run = snakemake("-n", "-p", "-f", figure, "--config", "scale=test", f"device={device}")
     assert f'MOBIFRAG_WALL_SERIES="{series}"' in run.stdout

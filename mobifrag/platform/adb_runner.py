@@ -324,7 +324,8 @@ def check_destructive(profile: dict, what: str) -> None:
     if not profile["platform"]["allow_destructive"]:
         raise DeviceError(
             f"devices/{profile['name']}.yaml: platform.allow_destructive is false, and {what}; "
-            "set it to true to allow this (docs/hikey960.md)"
+            f"set it to true in the board's local device file devices/local/{profile['name']}"
+            ".yaml to allow this (docs/hikey960.md)"
         )
 
 

@@ -31,6 +31,7 @@ import jsonschema
 import yaml
 
 from mobifrag import REPO
+from mobifrag.report import reasons
 from mobifrag.report.on_hardware import TwinError, as_judged, check_twins
 from mobifrag.report.verdict import (
     BEYOND_PLATFORM,
@@ -357,7 +358,7 @@ def describe_measured(v: Verdict) -> str:
     low, high = v.interval
     n = v.measurement.repetitions
     spread = "" if low == high else f" [{fmt(low)}, {fmt(high)}]"
-    return f"{fmt(v.measured)}{spread} (n={n})"
+    return f"{fmt(v.measured)}{spread} ({reasons.spread_note(n)})"
 
 
 def evidence(verdicts: list[Verdict]) -> list[Verdict]:
@@ -387,6 +388,43 @@ def basis_table(verdicts: list[Verdict]) -> list[str]:
         of_basis = [v.verdict for v in verdicts if v.claim["basis"] == basis]
         counts = [of_basis.count(name) for name in VERDICTS]
         lines.append(f"| {basis} | " + " | ".join(str(c) for c in counts) + " |")
+    return lines
+
+
+def count_table(title: str, groups: dict) -> list[str]:
+    """Evidence claims' verdict counts per group (a paper, a check): one row each."""
+    shown = [name for name in VERDICTS if any(g[name] for g in groups.values())]
+    shown += sorted({k for g in groups.values() for k in g} - set(VERDICTS))
+    lines = [
+        f"| {title} | " + " | ".join(shown) + " | all |",
+        "| --- |" + " --- |" * (len(shown) + 1),
+    ]
+    for name, counts in groups.items():
+        cells = " | ".join(str(counts[v]) for v in shown)
+        lines.append(f"| {name} | {cells} | {sum(counts.values())} |")
+    return lines
+
+
+def misses(verdicts: list[Verdict]) -> list[str]:
+    """Every evidence claim not reproduced, with what the run and the claims file say
+    about it (mobifrag/report/reasons.py)."""
+    rows = [
+        (v, row)
+        for v, row in zip(verdicts, csv_rows(verdicts), strict=True)
+        if reasons.reason(row, v.claim)
+    ]
+    if not rows:
+        return []
+    lines = [
+        "## Not reproduced, and why",
+        "",
+        "Each evidence claim whose verdict is not reproduced: what the run measured against",
+        "the band, or why it could not judge, and the claim's last recorded change",
+        "(`history:` in config/claims.yaml).",
+        "",
+    ]
+    for v, row in rows:
+        lines.append(f"- **{v.claim['id']}** ({v.verdict}): {reasons.reason(row, v.claim)}")
     return lines
 
 
@@ -440,22 +478,36 @@ def scope_rows(scope: list[dict]) -> list[str]:
     return lines + [f"| {s['source']} | {s['result']} | {s['reason']} |" for s in scope]
 
 
-def markdown(verdicts: list[Verdict], title: str, scope: list[dict] = ()) -> str:
+def markdown(
+    verdicts: list[Verdict],
+    title: str,
+    scope: list[dict] = (),
+    checks: dict[str, list[dict]] | None = None,
+) -> str:
     counted = evidence(verdicts)
     apart = [v for v in verdicts if kind(v.claim) != EVIDENCE]
+    rows = csv_rows(counted)
     lines = [
         f"# Claims: {title}",
         "",
         summary_line(verdicts),
         "",
         "Measured: the median over repetitions, its 95 % bootstrap interval, and n, the",
-        "number of repetitions. Reproduced: the interval lies inside the band; inconclusive:",
+        "number of repetitions (one run has no interval; with two or three, the interval",
+        "is their range). Reproduced: the interval lies inside the band; inconclusive:",
         "it overlaps an edge; not reproduced: it lies outside.",
         "",
         *basis_table(counted),
         "",
-        *evidence_rows(counted),
+        *count_table("paper", reasons.by_paper(rows)),
+        "",
     ]
+    if checks:
+        lines += [*count_table("check", reasons.by_check(rows, checks)), ""]
+    lines += evidence_rows(counted)
+    missed = misses(counted)
+    if missed:
+        lines += ["", *missed]
     if apart:
         lines += ["", *apart_rows(apart)]
     if scope:
@@ -575,7 +627,8 @@ def main(argv: list[str] | None = None) -> int:
     write_table(args.csv, CSV_COLUMNS, csv_rows(verdicts))
     title = str(args.results) + (f", check {args.check}" if args.check else "")
     scope = [] if args.check else load_claims_file(args.claims).get("scope", [])
-    write_markdown(args.markdown, markdown(verdicts, title, scope))
+    checks = {} if args.check else load_checks(args.claims)
+    write_markdown(args.markdown, markdown(verdicts, title, scope, checks))
     print(f"claims: {summary_line(verdicts)}", file=sys.stderr)
     failed = failures(verdicts) if args.check else []
     if failed:

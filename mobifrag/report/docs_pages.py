@@ -1,16 +1,19 @@
-"""The generated pages of docs/: the evaluator's appendix and the figures page.
+"""The generated pages of docs/: the claims catalogue, the figures page and the artifact
+appendix (mobifrag/report/ae_appendix.py).
 
     python -m mobifrag.report.docs_pages --claims config/claims.yaml \
         --registry paper-figures/registry.yaml --out docs/
 
-docs/appendix.md lists every claim of config/claims.yaml, grouped by paper: its figure,
-the commands that produce its tables and its figure, its basis, the band of measured
-values that reproduces it (with the `band:` text saying how the band derives from the
-paper's number), the regime it needs, its source in the paper and, where one was
-measured, the time its experiment took on 2 cores. docs/figures.md lists every figure of
-paper-figures/registry.yaml with its caption, its tables and the claims judged on it.
-Both pages are written from those two files only (`make docs`); tests/test_docs_pages.py
-fails when the committed pages differ from what this writes.
+docs/appendix.md, the claims catalogue, lists every claim of config/claims.yaml, grouped
+by paper: its figure, the commands that produce its tables and its figure, its basis,
+the band of measured values that reproduces it (with the `band:` text saying how the
+band derives from the paper's number), the regime it needs, its source in the paper and,
+where one was measured, the time its experiment took on 2 cores. docs/figures.md lists
+every figure of paper-figures/registry.yaml with its caption, its tables and the claims
+judged on it. Both are written from those two files only; docs/artifact-appendix.md
+also reads the reference runs (docs/reference/) and the repository's setup files, and
+README's verdict counts come from the reference runs (`make docs`).
+tests/test_docs_pages.py fails when the committed pages differ from what this writes.
 """
 
 from __future__ import annotations
@@ -21,12 +24,13 @@ from pathlib import Path
 
 import yaml
 
+from mobifrag.report import ae_appendix, reference
 from mobifrag.report.claims import ClaimsError, describe_band, load_checks, load_claims
-from mobifrag.report.verdict import band
+from mobifrag.report.verdict import VERDICTS, band
 
 DEVICE = "emulator-emmc"
 SCALE = "quick"
-PAGES = ("appendix.md", "figures.md")
+PAGES = ("appendix.md", "figures.md", "artifact-appendix.md")
 
 # The papers, in the order the pages list them, by claim-id and figure-stem prefix.
 PAPERS = {
@@ -196,7 +200,10 @@ def appendix(claims: list[dict], checks: dict[str, list[dict]], sources: str) ->
     lines = [
         HEADER.format(sources=sources),
         "",
-        "# Evaluator's appendix: every claim, its command, its band",
+        "# Claims catalogue: every claim, its command, its band",
+        "",
+        "The [artifact appendix](artifact-appendix.md) maps these claims to the major claims "
+        "and the experiments that make them, with their compute time and expected results.",
         "",
         f"{len(claims)} claims from `config/claims.yaml`, grouped by paper. For each: the "
         "figure it belongs to, the commands that make its tables and its figure (device "
@@ -308,22 +315,37 @@ def figures_page(registry: dict, claims: list[dict], sources: str) -> str:
     return "\n".join(lines).rstrip() + "\n"
 
 
-def pages(claims_path: Path, registry_path: Path) -> dict[str, str]:
+def pages(
+    claims_path: Path, registry_path: Path, references: Path = reference.REFERENCES
+) -> dict[str, str]:
     """Page name → its text."""
     claims = load_claims(claims_path)
     checks = load_checks(claims_path)
     registry = yaml.safe_load(Path(registry_path).read_text()) or {}
     sources = "`config/claims.yaml` and `paper-figures/registry.yaml`"
+    try:
+        tables = reference_tables(references)
+    except reference.ReferenceError as error:
+        raise ClaimsError(str(error)) from None
+    ae_sources = (
+        f"{sources}, `docs/reference/`, `devices/`, `config/config.yaml`, "
+        "`bootstrap/debian-packages.txt`, `requirements.lock` and `mobifrag/release.py`"
+    )
     return {
         "appendix.md": appendix(claims, checks, sources),
         "figures.md": figures_page(registry, claims, sources),
+        "artifact-appendix.md": ae_appendix.page(
+            claims, checks, registry, tables, HEADER.format(sources=ae_sources)
+        ),
     }
 
 
-def write_pages(claims_path: Path, registry_path: Path, out: Path) -> list[Path]:
+def write_pages(
+    claims_path: Path, registry_path: Path, out: Path, references: Path = reference.REFERENCES
+) -> list[Path]:
     out.mkdir(parents=True, exist_ok=True)
     written = []
-    for name, text in pages(claims_path, registry_path).items():
+    for name, text in pages(claims_path, registry_path, references).items():
         path = out / name
         partial = path.with_name(path.name + ".partial")
         partial.write_text(text)
@@ -332,14 +354,98 @@ def write_pages(claims_path: Path, registry_path: Path, out: Path) -> list[Path]
     return written
 
 
+# --- README's counts, from the committed reference verdicts ------------------------
+
+README_START = (
+    "<!-- reference-verdicts: written by `make docs` from docs/reference/*.csv; "
+    "edit those, not this block -->"
+)
+README_END = "<!-- /reference-verdicts -->"
+README_MARK = "<!-- reference-verdicts:"
+
+
+def reference_tables(folder: Path = reference.REFERENCES) -> list[reference.Table]:
+    """Every committed reference (docs/reference/<device>-<scale>.csv), by name."""
+    return [reference.read_table(path) for path in sorted(Path(folder).glob("*.csv"))]
+
+
+def reference_counts(tables: list[reference.Table]) -> list[str]:
+    """One table row per reference: its run and its evidence claims' count per verdict."""
+    counts = [reference.evidence_counts(table) for table in tables]
+    shown = [v for v in VERDICTS if any(c[v] for c in counts)]
+    lines = [
+        "| device | scale | reference run | evidence claims | " + " | ".join(shown) + " |",
+        "| --- | --- | --- | --- |" + " --- |" * len(shown),
+    ]
+    for table, count in zip(tables, counts, strict=True):
+        meta = table.meta
+        run = f"{meta.get('commit', '?')[:7]}, {meta.get('run_date', '?')[:10]}"
+        name = table.path.name
+        cells = " | ".join(str(count[v]) for v in shown)
+        lines.append(
+            f"| {meta.get('device', '?')} | {meta.get('scale', '?')} "
+            f"| [{run}](docs/reference/{name}) | {sum(count.values())} | {cells} |"
+        )
+    return lines
+
+
+def reference_block(tables: list[reference.Table]) -> list[str]:
+    if not tables:
+        return [
+            README_START,
+            "No reference run is committed yet: `docs/reference/<device>-<scale>.csv` will",
+            "hold a fresh clone's run per emulator profile ([format](docs/reference/README.md)),",
+            "these counts are written from it, and `make compare` lists where a run differs.",
+            README_END,
+        ]
+    return [
+        README_START,
+        "The committed reference runs' verdicts ([docs/reference/](docs/reference/README.md));",
+        "`make compare` lists every claim where a run differs from its profile's reference.",
+        "",
+        *reference_counts(tables),
+        README_END,
+    ]
+
+
+def readme_with_block(text: str, block: list[str], name: str = "README.md") -> str:
+    """README's text with the lines between the markers replaced by `block`."""
+    lines = text.split("\n")
+    starts = [i for i, line in enumerate(lines) if line.startswith(README_MARK)]
+    ends = [i for i, line in enumerate(lines) if line == README_END]
+    if len(starts) != 1 or len(ends) != 1 or ends[0] < starts[0]:
+        raise ClaimsError(
+            f"{name}: needs one '{README_MARK} ...' line and one '{README_END}' after it"
+        )
+    return "\n".join(lines[: starts[0]] + block + lines[ends[0] + 1 :])
+
+
+def write_readme(readme: Path, folder: Path = reference.REFERENCES) -> Path:
+    text = readme.read_text()
+    try:
+        tables = reference_tables(folder)
+    except reference.ReferenceError as error:
+        raise ClaimsError(str(error)) from None
+    updated = readme_with_block(text, reference_block(tables), str(readme))
+    if updated != text:
+        partial = readme.with_name(readme.name + ".partial")
+        partial.write_text(updated)
+        partial.replace(readme)
+    return readme
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Write docs/appendix.md and docs/figures.md.")
     parser.add_argument("--claims", type=Path, default=Path("config/claims.yaml"))
     parser.add_argument("--registry", type=Path, default=Path("paper-figures/registry.yaml"))
     parser.add_argument("--out", type=Path, default=Path("docs"))
+    parser.add_argument("--readme", type=Path, help="also write README's reference counts")
+    parser.add_argument("--references", type=Path, default=reference.REFERENCES)
     args = parser.parse_args(argv)
     try:
-        written = write_pages(args.claims, args.registry, args.out)
+        written = write_pages(args.claims, args.registry, args.out, args.references)
+        if args.readme:
+            written.append(write_readme(args.readme, args.references))
     except (ClaimsError, OSError, yaml.YAMLError) as error:
         print(f"docs_pages: {error}", file=sys.stderr)
         return 1

@@ -29,6 +29,7 @@ from mobifrag.report.claims import (
     Verdict,
     check,
     csv_rows,
+    load_checks,
     load_claims_file,
     markdown,
     write_markdown,
@@ -112,12 +113,14 @@ def write_report_html(results: Path, figures: Path, claims_path: Path) -> bool:
     provenance = results / "provenance.json"
     if not provenance.is_file():
         return False
-    chart = results / "claims-chart.png"
+    charts = sorted(results.glob("claims-chart-*.png"))
+    reference = REPO / "docs" / "reference" / f"{results.parent.name}-{results.name}.csv"
     args = [
         *("--claims-csv", str(results / "claims.csv"), "--claims", str(claims_path)),
         *("--provenance", str(provenance), "--registry", str(REPO / "paper-figures/registry.yaml")),
         *("--figures", str(figures), "--out", str(results / "report.html")),
-        *(("--chart", str(chart)) if chart.is_file() else ()),
+        *(arg for chart in charts for arg in ("--chart", str(chart))),
+        *(("--reference", str(reference)) if reference.is_file() else ()),
     ]
     return html.main(args) == 0
 
@@ -139,12 +142,13 @@ def main(argv: list[str] | None = None) -> int:
     try:
         platform = load_device(args.device)["platform"]["type"]
         verdicts, scope = judge_partial(args.claims, results, platform, failed)
+        checks = load_checks(args.claims)
     except (ClaimsError, ValueError, OSError) as error:
         print(f"partial: {error}", file=sys.stderr)
         return 1
     results.mkdir(parents=True, exist_ok=True)
     write_table(results / "claims.csv", CSV_COLUMNS, csv_rows(verdicts))
-    lines = markdown(verdicts, f"{results} (unfinished run)", scope).split("\n")
+    lines = markdown(verdicts, f"{results} (unfinished run)", scope, checks).split("\n")
     lines[2] += " " + failure_line(failed)  # the summary line make reproduce prints
     write_markdown(results / "claims.md", "\n".join(lines))
     wrote_html = write_report_html(results, figures, args.claims)

@@ -5,8 +5,9 @@
     python -m mobifrag.report.provenance --record [config/measured-versions.json]
     python -m mobifrag.report.provenance --figure-stamp provenance.json
 
-Each record carries the time it was written (`recorded`, UTC) and whether the checkout
-had uncommitted changes (`dirty`, also shown as a `+modified` suffix of `commit`).
+Each record carries the artifact's version (`version`, pyproject.toml's), the time it
+was written (`recorded`, UTC) and whether the checkout had uncommitted changes (`dirty`,
+also shown as a `+modified` suffix of `commit`).
 --figure-stamp prints the lines the figures' shared theme (paper-figures/theme.R) writes
 on every figure and into its PDF's metadata: commit, device, scale, seed and run date.
 
@@ -34,7 +35,7 @@ from pathlib import Path
 import yaml
 
 from mobifrag import REPO
-from mobifrag.workflow.profiles import load_device
+from mobifrag.workflow.profiles import load_device, local_path
 
 DEBIAN_LIST = REPO / "bootstrap" / "debian-packages.txt"
 MEASURED = REPO / "config" / "measured-versions.json"
@@ -290,6 +291,7 @@ def collect(
         )
     commit = git_commit()
     return {
+        "version": artifact_version(),
         "commit": commit,
         "dirty": commit.endswith("+modified"),
         "recorded": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
@@ -300,9 +302,21 @@ def collect(
         "versions": versions,
         "version_differences": differences,
         "device": load_device(device),
+        # the untracked local device file whose platform values the profile carries
+        "device_local": str(local_path(device)) if local_path(device).is_file() else None,
         "config": config,
         "seed": config.get("seed"),
     }
+
+
+def artifact_version() -> str:
+    """The artifact's version (pyproject.toml), or 'unknown' where it cannot be read."""
+    from mobifrag.release import ReleaseError, version
+
+    try:
+        return version()
+    except ReleaseError:
+        return "unknown"
 
 
 def run_date(record: dict, path: Path | None = None) -> str:

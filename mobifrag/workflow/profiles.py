@@ -2,6 +2,14 @@
 
 Every problem is reported as one ProfileError naming the file and the field, before
 any work starts.
+
+A board's or phone's own values (its adb serial, its test partition, allow_destructive)
+go into a local device file, devices/local/<name>.yaml (git-ignored; MOBIFRAG_LOCAL_DEVICES
+names another folder), which sets `platform:` keys over the tracked devices/<name>.yaml:
+a run on the board then leaves the checkout clean, and its provenance names no
+modified commit. A shipped profile's placeholder serial (CHANGEME...) fails the plan of
+a run on that device (rules/common/devices.smk), unless it is a dry run that only prints
+the adb commands.
 """
 
 from __future__ import annotations
@@ -9,6 +17,7 @@ from __future__ import annotations
 import argparse
 import copy
 import math
+import os
 import re
 import subprocess
 import sys
@@ -22,6 +31,13 @@ from mobifrag import REPO
 
 DEVICES = REPO / "devices"
 SCHEMA = DEVICES / "schema.yaml"
+LOCAL_ENV = "MOBIFRAG_LOCAL_DEVICES"
+# What a local device file may set over the tracked profile: the platform's values of
+# one board or phone. The storage model stays the tracked file's, which the model rules
+# read.
+LOCAL_KEYS = frozenset({"platform"})
+# A value a shipped profile holds until the user gives the real one.
+PLACEHOLDER = re.compile(r"CHANGEME", re.IGNORECASE)
 # ftl-sim owns the storage model's rules (ftl-sim/src/config.rs): a profile is checked
 # by it too, so whatever it would refuse at the model stage stops the plan instead.
 FTL_SIM = REPO / "ftl-sim" / "target" / "release" / "ftl-sim"
@@ -147,15 +163,18 @@ def _schema() -> dict:
     return yaml.safe_load(SCHEMA.read_text())
 
 
-def validate_profile(data: object, source: Path) -> dict:
+def validate_profile(data: object, source: Path, shown: str | None = None) -> dict:
+    """The profile with defaults filled in; `shown` names it in messages (a local file
+    over the tracked one), `source` is the tracked file."""
+    shown = shown or str(source)
     if not isinstance(data, dict):
-        raise ProfileError(f"{source}: a device profile is a mapping, got {type(data).__name__}")
+        raise ProfileError(f"{shown}: a device profile is a mapping, got {type(data).__name__}")
     problems = schema_problems(data) + adb_fence_problems(data) + non_finite(data)
     if not problems and "ftl" in data.get("storage", {}):
         problems = ftl_sim_problems(source)
     if problems:
         problems.sort(key=lambda problem: problem[0])
-        lines = [f"{source}: field {key}: {problem}" for key, problem in problems]
+        lines = [f"{shown}: field {key}: {problem}" for key, problem in problems]
         raise ProfileError("invalid device profile\n" + "\n".join(lines))
     if data["name"] != source.stem:
         raise ProfileError(f"{source}: field name: {data['name']!r} differs from the file name")
@@ -207,20 +226,99 @@ def load_profile_file(path: Path) -> dict:
 # an edited profile is read afresh.
 @lru_cache(maxsize=64)
 def _validated_profile(path: str, text: str) -> dict:
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as error:
-        raise ProfileError(f"{path}: not valid YAML: {error}") from None
-    return validate_profile(data, Path(path))
+    return validate_profile(_parsed(path, text), Path(path))
+
+
+def local_dir() -> Path:
+    return Path(os.environ.get(LOCAL_ENV) or DEVICES / "local")
+
+
+def local_path(name: str) -> Path:
+    """The untracked local device file of devices/<name>.yaml."""
+    return local_dir() / f"{name}.yaml"
+
+
+def overlaid(base: dict, local: dict) -> dict:
+    """base with local's values, mappings merged key by key."""
+    merged = copy.deepcopy(base)
+    for key, value in local.items():
+        if isinstance(value, dict) and isinstance(merged.get(key), dict):
+            merged[key] = overlaid(merged[key], value)
+        else:
+            merged[key] = copy.deepcopy(value)
+    return merged
 
 
 def load_device(name: str) -> dict:
-    """The validated profile devices/<name>.yaml, with schema defaults filled in."""
+    """The validated profile devices/<name>.yaml, with its local device file's values
+    (devices/local/<name>.yaml) over it where there is one, schema defaults filled in."""
     path = profile_path(name)
     if not path.is_file():
         known = ", ".join(sorted(p.stem for p in DEVICES.glob("*.yaml") if p != SCHEMA))
         raise ProfileError(f"{path}: no such device profile (known: {known})")
-    return load_profile_file(path)
+    local = local_path(name)
+    if not local.is_file():
+        return load_profile_file(path)
+    try:
+        texts = path.read_text(), local.read_text()
+    except OSError as error:
+        raise ProfileError(f"{local}: {error}") from None
+    return copy.deepcopy(_validated_overlay(str(path), texts[0], str(local), texts[1]))
+
+
+@lru_cache(maxsize=16)
+def _validated_overlay(path: str, text: str, local: str, local_text: str) -> dict:
+    base = _parsed(path, text)
+    extra = _parsed(local, local_text)
+    if extra is None:
+        extra = {}
+    if not isinstance(extra, dict) or not isinstance(extra.get("platform", {}), dict):
+        raise ProfileError(f"{local}: a local device file is a mapping with a platform: mapping")
+    stray = sorted(map(str, set(extra) - LOCAL_KEYS))
+    if stray:
+        raise ProfileError(
+            f"{local}: field {', '.join(stray)}: a local device file sets only platform: keys "
+            f"(serial, test_partition, allow_destructive, ...) over {path}"
+        )
+    merged = overlaid(base, extra) if isinstance(base, dict) else base
+    return validate_profile(merged, Path(path), shown=f"{local} over {path}")
+
+
+def _parsed(path: str, text: str):
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError as error:
+        raise ProfileError(f"{path}: not valid YAML: {error}") from None
+
+
+def placeholders(profile: dict) -> list[tuple[str, str]]:
+    """(field, value) of each platform value of an adb profile still a placeholder."""
+    platform = profile.get("platform") or {}
+    if platform.get("type") != "adb":
+        return []
+    return [
+        (f"platform.{key}", value)
+        for key, value in platform.items()
+        if isinstance(value, str) and PLACEHOLDER.search(value)
+    ]
+
+
+def placeholder_problem(name: str, profile: dict) -> str:
+    """Why a run on the device cannot be planned (its serial is still the shipped
+    placeholder), or ''."""
+    found = placeholders(profile)
+    if not found:
+        return ""
+    fields = ", ".join(f"{key} is the placeholder {value!r}" for key, value in found)
+    local = local_path(name)
+    shown = local.relative_to(REPO) if local.is_relative_to(REPO) else local
+    return (
+        f"{profile_path(name).relative_to(REPO)}: field {fields}: give the board's own "
+        f"value in {shown} (untracked, so the checkout stays clean), e.g.\n"
+        "  platform:\n    serial: <the serial `adb devices` prints>\n"
+        "    allow_destructive: true   # once test_partition is a partition you may lose\n"
+        "(MOBIFRAG_DRY_RUN=1 plans and prints every adb command without one; docs/hikey960.md)"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -235,12 +333,25 @@ def main(argv: list[str] | None = None) -> int:
     status = 0
     for path in args.profiles:
         try:
-            load_profile_file(path)
+            profile = check_file(path)
             print(f"{path}: ok")
         except ProfileError as error:
             print(error, file=sys.stderr)
             status = 1
+            continue
+        problem = placeholder_problem(profile["name"], profile)
+        if problem:
+            print(f"note: a run on it fails its plan until then: {problem}", file=sys.stderr)
     return status
+
+
+def check_file(path: Path) -> dict:
+    """A profile file, or a local device file over its tracked profile."""
+    path = Path(path)
+    in_local = path.resolve().parent == local_dir().resolve()
+    if in_local and profile_path(path.stem).is_file():
+        return load_device(path.stem)
+    return load_profile_file(path)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,8 @@
 # Devices: which kernel and agent a device's jobs use, the arm64 boards, the boot
 # image's arguments (rules/infra/device.smk builds and flashes).
+from mobifrag.platform.adb_runner import dry_run_requested
 from mobifrag.platform.kernel import KernelInputError, kernel_dir
+from mobifrag.workflow.profiles import local_path, placeholder_problem
 
 
 def kernel_image(device):
@@ -85,3 +87,27 @@ def mkbootimg_args(wildcards):
     for key in ("base", "kernel_offset", "ramdisk_offset", "tags_offset"):
         args += [f"--{key}", boot[key]]
     return " ".join(shlex.quote(arg) for arg in args)
+
+
+def device_profile_files(wildcards):
+    """The tracked profile and, where there is one, its local device file."""
+    local = local_path(wildcards.device)
+    return [
+        f"devices/{wildcards.device}.yaml",
+        *([str(local)] if local.is_file() else []),
+    ]
+
+
+def check_run_device(name):
+    """The run's device is ready to be planned: an adb profile whose serial is still
+    the shipped placeholder fails here, naming the local device file to put the real one
+    in (mobifrag/workflow/profiles.py), unless the run only prints its adb commands."""
+    profile = device_profile(name)
+    platform = profile["platform"]
+    if platform["type"] == "adb" and not dry_run_requested(platform):
+        problem = placeholder_problem(name, profile)
+        if problem:
+            raise WorkflowError(problem)
+
+
+check_run_device(config["device"])

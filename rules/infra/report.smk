@@ -57,7 +57,7 @@ rule provenance:
             if device_kernel(w.device) == f"devices/{w.device}.yaml"
             else str(Path(kernel_image(w.device)).parent / "provenance.json")
         ),
-        profile="devices/{device}.yaml",
+        profile=device_profile_files,
         code=python_sources("mobifrag.report.provenance"),
     output:
         report(results("provenance.json"), category="Provenance"),
@@ -83,9 +83,13 @@ rule provenance:
         " rm -f {output}.config.json {output}.kernel.json; exit $status"
 
 
-# The claims chart of the report: every claim a row, its band and its measured interval,
-# coloured by verdict. Not a paper figure (not in paper-figures/registry.yaml): it is
-# drawn from claims.csv, with the shared theme and its provenance line.
+# The claims chart of the report, one per paper: every claim of the paper a row, its
+# band and its measured interval, coloured by verdict, the axis at top and bottom. Not a
+# paper figure (not in paper-figures/registry.yaml): it is drawn from claims.csv, with
+# the shared theme and its provenance line. The papers by claim-id prefix.
+from mobifrag.report.reasons import PAPERS as CHART_PAPERS
+
+
 rule claims_chart:
     input:
         script="paper-figures/claims-chart.R",
@@ -94,30 +98,43 @@ rule claims_chart:
         claims=results("claims.csv"),
         code=python_sources("mobifrag.report.provenance"),
     output:
-        pdf=results("claims-chart.pdf"),
-        png=results("claims-chart.png"),
+        pdf=results("claims-chart-{paper}.pdf"),
+        png=results("claims-chart-{paper}.png"),
     log:
-        results("logs/claims-chart.log"),
+        results("logs/claims-chart-{paper}.log"),
     benchmark:
-        results("benchmarks/claims_chart.tsv")
+        results("benchmarks/claims_chart-{paper}.tsv")
+    wildcard_constraints:
+        paper="|".join(CHART_PAPERS),
     params:
         python=PYTHON,
     shell:
         "stamp=$({params.python} -m mobifrag.report.provenance"
         " --figure-stamp {input.provenance} 2> {log}) &&"
         ' MOBIFRAG_FIGURE_STAMP="$stamp" Rscript {input.script} {output.pdf} {output.png}'
-        " {input.claims} >> {log} 2>&1"
+        " {input.claims} {wildcards.paper} >> {log} 2>&1"
+
+
+def reference_verdicts(wildcards):
+    """The committed reference run of the device and scale, where there is one."""
+    path = f"docs/reference/{wildcards.device}-{wildcards.scale}.csv"
+    return [path] if Path(workflow.basedir, path).is_file() else []
 
 
 # The report a reviewer opens first: one self-contained HTML page per device and scale
-# (mobifrag/report/html.py) with the claims summary, the claims chart, every claim linked
-# to its figure and tables, every figure with its caption and claims, and the provenance.
+# (mobifrag/report/html.py) with the claims summary, the misses and their reasons, the
+# comparison with the reference run (docs/reference/, where one is committed), the claims
+# charts, every claim linked to its figure and tables, every figure with its caption and
+# claims, the tables, and the provenance.
 rule report_html:
     input:
         claims=results("claims.csv"),
         claims_file="config/claims.yaml",
         provenance=results("provenance.json"),
-        chart=results("claims-chart.png"),
+        charts=expand(
+            results("claims-chart-{paper}.png"), paper=CHART_PAPERS, allow_missing=True
+        ),
+        reference=reference_verdicts,
         registry="paper-figures/registry.yaml",
         figures=lambda w: [
             path for path in study_figures(w.device, w.scale) if path.endswith(".png")
@@ -131,6 +148,8 @@ rule report_html:
         results("benchmarks/report_html.tsv")
     params:
         python=PYTHON,
+        charts=lambda w, input: " ".join(f"--chart {path}" for path in input.charts),
+        reference=lambda w, input: " ".join(f"--reference {p}" for p in input.reference),
         figures=lambda w: FIGURES.format(device=w.device, scale=w.scale),
         benchmarks=lambda w: [
             f"{RESULTS.format(device=w.device, scale=w.scale)}/benchmarks",
@@ -138,7 +157,8 @@ rule report_html:
         ],
     shell:
         "{params.python} -m mobifrag.report.html --claims-csv {input.claims}"
-        " --claims {input.claims_file} --provenance {input.provenance} --chart {input.chart}"
+        " --claims {input.claims_file} --provenance {input.provenance}"
+        " {params.charts} {params.reference}"
         " --registry {input.registry} --figures {params.figures}"
         " --benchmarks {params.benchmarks[0]} --benchmarks {params.benchmarks[1]}"
         " --out {output} 2> {log}"

@@ -7,7 +7,8 @@
 # Where the file comes from, in order: a verified copy already at OUT; upstream (git
 # fetch of the pinned commit, then the file of MOBIBENCH_DIR at it), where the network
 # reaches GitHub (skipped with MOBIBENCH_OFFLINE=1); mobibench-<short>/ in the folder
-# MOBIFRAG_VENDOR names, by default ../shared/vendor/ beside the repository's root.
+# MOBIFRAG_VENDOR names, by default the checkout's vendor/ where it has one, else
+# ../shared/vendor/ beside the repository's root.
 # Every copy is checked against MOBIBENCH_SHA256_<APP> before it is used. Mobibench's code never enters the repository; the traces are data
 # and land only under the run's folders.
 set -eu
@@ -25,7 +26,9 @@ case $app in
 esac
 name=mobigen.out.$app
 short=$(printf %s "$MOBIBENCH_COMMIT" | cut -c1-7)
-vendor=${MOBIFRAG_VENDOR:-$root/../shared/vendor}/mobibench-$short/$name
+vendor_dir=$root/../shared/vendor
+[ -d "$root/vendor" ] && vendor_dir=$root/vendor
+vendor=${MOBIFRAG_VENDOR:-$vendor_dir}/mobibench-$short/$name
 
 say() { echo "mobibench fetch: $*" >&2; }
 

@@ -1,0 +1,123 @@
+"""What a report says beside a claim that was not reproduced, and how it counts verdicts
+by paper and by check.
+
+A claim carries no field for why it missed: the reason shown is what the run itself
+says (the verdict's note: a regime not reached, a platform limit, a missing table), else
+where the measured interval lies against the band, followed by the claim's last
+`history:` entry (what was changed last, and why) from config/claims.yaml. Both the
+claims markdown (mobifrag/report/claims.py) and the HTML report (mobifrag/report/html.py)
+write these, from a claims.csv row and the claim.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+
+from mobifrag.report.verdict import CALIBRATED, INCONCLUSIVE, NOT_REPRODUCED, REPRODUCED
+
+# The papers, by claim-id prefix, in the order the reports list them.
+PAPERS = {"tmc": "TMC", "janusd": "janusd", "ars": "ARS", "ext4tune": "Ext4 tuning"}
+OTHER = "other"
+EVIDENCE = "evidence"
+# A verdict that needs no reason beside it.
+EXPLAINED_BY_ITSELF = {REPRODUCED, CALIBRATED}
+
+
+def paper(claim_id: str) -> str:
+    """The short name of the paper a claim id belongs to, `other` for an unknown prefix."""
+    return PAPERS.get(claim_id.split("-", 1)[0], OTHER)
+
+
+def number(text) -> float | None:
+    try:
+        value = float(text)
+    except (TypeError, ValueError):
+        return None
+    return None if math.isnan(value) else value
+
+
+def repetitions(row: dict) -> int | None:
+    try:
+        return int(row.get("repetitions", ""))
+    except ValueError:
+        return None
+
+
+def spread_note(n: int | None) -> str:
+    """What the interval beside the median rests on, where few runs make it: one run
+    has no interval; with two or three, a 95 % bootstrap of the median is their range."""
+    if n == 1:
+        return "single run"
+    if n in (2, 3):
+        return f"n={n}: the interval is their range"
+    return "" if n is None else f"n={n}"
+
+
+def placement(row: dict) -> str:
+    """Where the measured interval lies against the band, in words."""
+    low, high = number(row.get("ci_low")), number(row.get("ci_high"))
+    band_low, band_high = number(row.get("band_low")), number(row.get("band_high"))
+    measured = row.get("measured", "NA")
+    if None in (low, high, band_low, band_high):
+        return f"measured {measured}"
+    interval = measured if low == high else f"{measured} [{row['ci_low']}, {row['ci_high']}]"
+    if low > band_high:
+        return f"measured {interval}, above the band's top {row['band_high']}"
+    if high < band_low:
+        return f"measured {interval}, below the band's bottom {row['band_low']}"
+    edges = [e for e in (band_low, band_high) if math.isfinite(e) and low <= e <= high]
+    edge = " and ".join(f"{e:g}" for e in edges) or "an edge"
+    return f"measured {interval}: the interval straddles the band's edge {edge}"
+
+
+def last_change(claim: dict | None) -> str:
+    history = (claim or {}).get("history") or []
+    if not history:
+        return ""
+    entry = history[-1]
+    return f"last change ({entry['date']}): {' '.join(entry['change'].split())}; why: " + " ".join(
+        entry["reason"].split()
+    )
+
+
+def reason(row: dict, claim: dict | None) -> str:
+    """Why a claim's verdict is not `reproduced`; '' for reproduced and calibrated."""
+    verdict = row.get("verdict", "")
+    if verdict in EXPLAINED_BY_ITSELF:
+        return ""
+    parts = []
+    if row.get("note"):
+        parts.append(row["note"])
+    if verdict in (NOT_REPRODUCED, INCONCLUSIVE):
+        parts.append(placement(row))
+        change = last_change(claim)
+        if change:
+            parts.append(change)
+    return "; ".join(parts)
+
+
+def counted(rows: list[dict]) -> list[dict]:
+    """The evidence rows (a claims.csv without a kind column: every row)."""
+    return [row for row in rows if row.get("kind", EVIDENCE) == EVIDENCE]
+
+
+def by_paper(rows: list[dict]) -> dict[str, Counter]:
+    """Paper → verdict counts of its evidence claims, in PAPERS order."""
+    groups: dict[str, Counter] = {}
+    for name in [*PAPERS.values(), OTHER]:
+        found = Counter(row["verdict"] for row in counted(rows) if paper(row["id"]) == name)
+        if found:
+            groups[name] = found
+    return groups
+
+
+def by_check(rows: list[dict], checks: dict[str, list[dict]]) -> dict[str, Counter]:
+    """Check → verdict counts of its evidence claims in the run ('absent' for a claim of
+    the check that the run has no row for)."""
+    by_id = {row["id"]: row for row in counted(rows)}
+    groups = {}
+    for name, members in checks.items():
+        ids = [c["id"] for c in members if c.get("kind", EVIDENCE) == EVIDENCE]
+        groups[name] = Counter(by_id[i]["verdict"] if i in by_id else "absent" for i in ids)
+    return groups
