@@ -49,3 +49,9 @@ def study_outputs(device, scale):
     run = RESULTS.format(device=device, scale=scale)
     extras = [f"{run}/claims.md", f"{run}/provenance.json", f"{run}/report.html"]
     return study_figures(device, scale) + extras
+
+
+def reference_verdicts(wildcards):
+    """The committed reference run of the device and scale, where there is one."""
+    path = f"docs/reference/{wildcards.device}-{wildcards.scale}.csv"
+    return [path] if Path(workflow.basedir, path).is_file() else []

@@ -115,12 +115,6 @@ rule claims_chart:
         " {input.claims} {wildcards.paper} >> {log} 2>&1"
 
 
-def reference_verdicts(wildcards):
-    """The committed reference run of the device and scale, where there is one."""
-    path = f"docs/reference/{wildcards.device}-{wildcards.scale}.csv"
-    return [path] if Path(workflow.basedir, path).is_file() else []
-
-
 # The report a reviewer opens first: one self-contained HTML page per device and scale
 # (mobifrag/report/html.py) with the claims summary, the misses and their reasons, the
 # comparison with the reference run (docs/reference/, where one is committed), the claims
