@@ -16,6 +16,7 @@ LOGGED = [
     "scheme_mount",
     "reserved_files",
     "scheme_remount",
+    "settle",
     "fio_measure",
     "snapshot",
     "fragbench",
@@ -74,3 +75,12 @@ def test_the_gc_window_opens_after_the_pass_is_on_disk(tmp_path, gc_ms):
     assert between[-1] == "sync"
     assert ("gc_pass " + str(gc_ms) in between) == (gc_ms > 0)
     assert "fio_measure" not in " ".join(between)
+
+
+def test_the_file_system_stays_mounted_while_ars_holds_sections(tmp_path):
+    # ARS's held sections live as long as the mount: from the reserved files' creation
+    # to the High measurements the job drops caches (settle) instead of remounting
+    order = steps(tmp_path, 50)
+    kept = order[at(order, "reserved_files") : at(order, "f2fs_state measured")]
+    assert not [step for step in kept if step.split()[0] in ("scheme_remount", "umount")]
+    assert [step for step in kept if step == "settle"] == ["settle"] * 3
