@@ -18,10 +18,11 @@ GUESTS_PER_CORE ?= 2
 MEM_MB ?= $(shell awk '/^MemAvailable:/ {print int($$2 / 1024)}' /proc/meminfo)
 # (--resources takes every word up to the next option: it comes before --cores.)
 # Snakemake selects jobs again one rate-limit timespan after every selection, and each
-# finished job starts another such chain: at the default 100/1s, 77 timer threads ran
-# 37 min into a quick study, its process at 8.4 CPU-min. A minute's timespan cuts that
-# sixty-fold; a finished job still starts the next at once, and Snakemake waits up to
-# the timespan for its timers when the run ends (docs/measurements.md).
+# finished job starts another such chain, so at the default 100/1s its own process's CPU
+# grows with the jobs done. A minute's timespan cuts the selections sixty-fold; a
+# finished job still starts the next at once, and Snakemake waits up to the timespan for
+# its timers when the run ends (docs/measurements.md, "One busy guest per core, the
+# greedy job selector, long chains first", has the threads and CPU it measured).
 SNAKEMAKE = snakemake --profile profiles/default \
     --resources mem_mb=$(MEM_MB) adb_jobs=1 host_load=$$(( $(CORES) * 100 )) \
     --max-jobs-per-timespan 1000/1m --cores $$(( $(CORES) * $(GUESTS_PER_CORE) ))

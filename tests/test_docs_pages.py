@@ -82,6 +82,27 @@ def test_no_time_is_made_up_for_an_untimed_table():
     assert docs_pages.times(claim(table="treat/e4defrag/dof.csv")) == ""
 
 
+def test_every_timed_experiment_and_check_has_its_row_in_the_measurements():
+    times = docs_pages.measured_times()
+    named = set(docs_pages.TABLE_EXPERIMENTS.values()) | set(docs_pages.ARS_EVAL_JOBS.values())
+    assert set(times.experiments) == named
+    assert set(times.checks) == set(docs_pages.load_checks(CLAIMS))
+    assert (
+        docs_pages.times(claim(table="scan/scan.csv"))
+        == f"scan {times.experiments['scan']} job-min"
+    )
+
+
+def test_measured_times_without_their_section_or_table_name_the_file(tmp_path):
+    path = tmp_path / "measurements.md"
+    path.write_text("# Measurements\n\n## Other\n\n| experiment | job-minutes |\n")
+    with pytest.raises(docs_pages.ClaimsError, match=f"{path}: no section"):
+        docs_pages.measured_times(path)
+    path.write_text(f"{docs_pages.TIMES_SECTION}\n\n> a note\n\n| experiment | m |\n| x | 1 |\n")
+    with pytest.raises(docs_pages.ClaimsError, match=f"{path}: .*no table headed 'check'"):
+        docs_pages.measured_times(path)
+
+
 def test_a_claim_reads_its_denominator_and_regime_tables():
     c = claim(table="a.csv", relative_to={"table": "b.csv", "column": "c"})
     c["regime"] = {"needs": "GC", "measure": {"table": "c.csv", "column": "c"}}

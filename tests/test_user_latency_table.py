@@ -8,7 +8,7 @@ import pytest
 
 from conftest import REPO
 from mobifrag.tables import user_latency as table
-from mobifrag.workloads.__main__ import main as tracegen
+from mobifrag.workloads.__main__ import main as workloads
 from mobifrag.workloads.scenarios import ModelError
 from mobifrag.workloads.tile_cache import TileCacheError, build
 from mobifrag.workloads.user_latency import app_models, install_traces
@@ -201,6 +201,6 @@ def test_model_of_another_app_is_refused():
 def test_no_state_trace_only_fills(tmp_path, capsys):
     out = tmp_path / "no.iotrace"
     argv = ["holes", "--disk-bytes", "128M", "--fullness", "90", "--small-bytes", "4K"]
-    assert tracegen([*argv, "--small-total", "0", "--seed", "1", "--out", str(out)]) == 0
+    assert workloads([*argv, "--small-total", "0", "--seed", "1", "--out", str(out)]) == 0
     ops = [line.split("\t")[2] for line in out.read_text().splitlines() if line[0] != "#"]
     assert ops.count("fill") == 1 and "reclaim" not in ops and "create" not in ops

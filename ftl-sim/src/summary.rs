@@ -98,7 +98,8 @@ pub struct TimeSummary {
     pub sum_latency_us: f64,
     /// The profile's per-request I/O-stack cost (storage.host_overhead_us).
     pub host_overhead_us: f64,
-    /// DESIGN.md's modeled time: device busy time + host overhead x requests.
+    /// Modeled time (docs/methods.md, "Timing model"): device busy time + host overhead
+    /// x requests.
     pub modeled_us: f64,
 }
 

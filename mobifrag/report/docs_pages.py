@@ -10,20 +10,24 @@ the band of measured values that reproduces it (with the `band:` text saying how
 band derives from the paper's number), the regime it needs, its source in the paper and,
 where one was measured, the time its experiment took on 2 cores. docs/figures.md lists
 every figure of paper-figures/registry.yaml with its caption, its tables and the claims
-judged on it. Both are written from those two files only; docs/artifact-appendix.md
-also reads the reference runs (docs/reference/) and the repository's setup files, and
-README's verdict counts come from the reference runs (`make docs`).
-tests/test_docs_pages.py fails when the committed pages differ from what this writes.
+judged on it. Both are written from those two files and, for the appendix's times, from
+docs/measurements.md; docs/artifact-appendix.md also reads the reference runs
+(docs/reference/) and the repository's setup files, and README's verdict counts come from
+the reference runs (`make docs`). tests/test_docs_pages.py fails when the committed pages
+differ from what this writes.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 import yaml
 
+from mobifrag import REPO
 from mobifrag.report import ae_appendix, reference
 from mobifrag.report.claims import ClaimsError, describe_band, load_checks, load_claims
 from mobifrag.report.verdict import VERDICTS, band
@@ -61,16 +65,20 @@ PAPERS = {
 }
 OTHER = ("Other claims", "")
 
-# Time on 2 cores: the job-minutes of the experiments at the quick scale as measured
-# (docs/measurements.md), keyed by the result table a claim reads. Only measured numbers
-# are listed; a table without one gets no time. The ARS evaluation's tables come from
-# three jobs: which one, for a table they share, says the measure's `job`.
+# Time on 2 cores: the job-minutes each experiment took at the quick scale, the times of
+# the checks and the note that dates them are measurements, kept in docs/measurements.md
+# ("The appendix's times"); here only which experiment makes which result table (a
+# folder key ends in /). A table whose experiment has no measured row gets no time. The
+# ARS evaluation's tables come from three jobs: which one, for a table they share, says
+# the measure's `job`.
+MEASUREMENTS = REPO / "docs" / "measurements.md"
+TIMES_SECTION = "## The appendix's times"
 ARS_EVAL_JOBS = {
-    "fragbench": "ARS fragmentation benchmark 11",
-    "apps": "ARS app traces 12",
-    "sqlite": "ARS SQLite 6",
+    "fragbench": "ARS fragmentation benchmark",
+    "apps": "ARS app traces",
+    "sqlite": "ARS SQLite",
 }
-TABLE_TIMES = {
+TABLE_EXPERIMENTS = {
     "ars/eval/throughput.csv": ARS_EVAL_JOBS["fragbench"],
     "ars/eval/extents.csv": ARS_EVAL_JOBS["fragbench"],
     "ars/eval/freespace.csv": ARS_EVAL_JOBS["fragbench"],
@@ -78,38 +86,80 @@ TABLE_TIMES = {
     "ars/eval/fragbench.csv": ARS_EVAL_JOBS["fragbench"],
     "ars/eval/apps.csv": ARS_EVAL_JOBS["apps"],
     "ars/eval/sqlite.csv": ARS_EVAL_JOBS["sqlite"],
-    "ars/motivation.csv": "ARS Figs. 1-2 6",
-    "ars/blocksize.csv": "ARS Figs. 1-2 6",
-    "autoage/": "AutoAge 4",
-    "capacity/": "capacity 2",
-    "concurrent-appenders/": "concurrent appenders 1.0",
-    "dispersed/": "dispersed I/O 1.4",
-    "ext4tune/": "ext4 tuning 8",
-    "filldelete/": "fill/delete 16",
-    "janusd/recurring/": "janusd recurring defragmentation 4",
-    "scan/": "scan 2",
-    "treat/journal/": "persistent journal 2",
-    "treat/prealloc/": "preallocation appenders 3",
-    "treat/sqlite-prealloc/": "SQLite preallocation scenarios 4",
-    "user-latency/": "user latency 2.5",
+    "ars/motivation.csv": "ARS Figs. 1-2",
+    "ars/blocksize.csv": "ARS Figs. 1-2",
+    "autoage/": "AutoAge",
+    "capacity/": "capacity",
+    "concurrent-appenders/": "concurrent appenders",
+    "dispersed/": "dispersed I/O",
+    "ext4tune/": "ext4 tuning",
+    "filldelete/": "fill/delete",
+    "janusd/recurring/": "janusd recurring defragmentation",
+    "scan/": "scan",
+    "treat/journal/": "persistent journal",
+    "treat/prealloc/": "preallocation appenders",
+    "treat/sqlite-prealloc/": "SQLite preallocation scenarios",
+    "user-latency/": "user latency",
 }
 SHARED_TABLES = {"ars/eval/create.csv": ARS_EVAL_JOBS}
-TIMES_NOTE = (
-    "Time on 2 cores: job-minutes of the experiment that makes the claim's tables at the "
-    "quick scale, from the fresh-clone run of 2026-11-23 (fill/delete and concurrent "
-    "appenders from the aging set of 2026-11-25), two jobs at a time on 2 cores, so "
-    "roughly half of it passes on the clock; the kernel build (5 job-minutes) comes "
-    "first, once. Measured before the stage split and the repetitions (concurrent "
-    "appenders now run 3 times at the quick scale); docs/measurements.md has the logs. "
-    "A claim without a time reads a table whose experiment was not timed on its own."
-)
-# The checks became rules on 2026-12-02 (every evidence claim of a TMC part), so the
-# times measured for the earlier hand-picked sets no longer apply.
-CHECK_TIMES = {
-    "aging": "not timed since the check became a rule (2026-12-02)",
-    "treatments": "not timed since the check became a rule (2026-12-02)",
-    "performance": "not timed since the check became a rule (2026-12-02)",
-}
+
+
+@dataclass(frozen=True)
+class Times:
+    """The appendix's measured times: its note, job-minutes per experiment, per check."""
+
+    note: str
+    experiments: dict[str, str]
+    checks: dict[str, str]
+
+
+def section_lines(text: str, heading: str) -> list[str]:
+    """The lines of the `## ` section whose heading starts with `heading`."""
+    lines = text.splitlines()
+    starts = [i for i, line in enumerate(lines) if line.startswith(heading)]
+    if not starts:
+        raise ClaimsError(f"no section '{heading}'")
+    body = lines[starts[0] + 1 :]
+    ends = [i for i, line in enumerate(body) if line.startswith("## ")]
+    return body[: ends[0]] if ends else body
+
+
+def markdown_tables(lines: list[str]) -> dict[str, dict[str, str]]:
+    """First header cell → {first cell: second cell} of each two-column table."""
+    tables: dict[str, dict[str, str]] = {}
+    rows: list[list[str]] = []
+    for line in [*lines, ""]:
+        if line.startswith("|"):
+            rows.append([c.strip().strip("`") for c in line.strip().strip("|").split("|")])
+            continue
+        if rows:
+            header, body = rows[0], [r for r in rows[1:] if set(r[0]) != {"-"}]
+            bad = [r for r in body if len(r) != 2]
+            if len(header) != 2 or bad:
+                raise ClaimsError(
+                    f"table '{header[0]}': expected two columns, found {bad or header}"
+                )
+            tables[header[0]] = {r[0]: r[1] for r in body}
+            rows = []
+    return tables
+
+
+@lru_cache(maxsize=4)
+def measured_times(path: Path = MEASUREMENTS) -> Times:
+    """The appendix's times as docs/measurements.md records them; errors name the file."""
+    try:
+        lines = section_lines(path.read_text(), TIMES_SECTION)
+        note = " ".join(line[2:].strip() for line in lines if line.startswith("> "))
+        tables = markdown_tables(lines)
+        if not note:
+            raise ClaimsError(f"'{TIMES_SECTION}': no quoted note")
+        for key in ("experiment", "check"):
+            if key not in tables:
+                raise ClaimsError(f"'{TIMES_SECTION}': no table headed '{key}'")
+    except ClaimsError as error:
+        raise ClaimsError(f"{path}: {error}") from None
+    return Times(note, tables["experiment"], tables["check"])
+
 
 HEADER = (
     "<!-- Generated by `python -m mobifrag.report.docs_pages` (`make docs`) from {sources}; "
@@ -145,13 +195,20 @@ def tables(claim: dict) -> list[str]:
     return seen
 
 
-def time_of(measure: dict) -> str:
+def experiment_of(measure: dict) -> str:
+    """The experiment whose job makes the measure's table, or ""."""
     table = measure["table"]
     if table in SHARED_TABLES:
         job = str(measure.get("where", {}).get("job", ""))
         return SHARED_TABLES[table].get(job, "")
-    keys = [k for k in TABLE_TIMES if table == k or (k.endswith("/") and table.startswith(k))]
-    return TABLE_TIMES[max(keys, key=len)] if keys else ""
+    keys = [k for k in TABLE_EXPERIMENTS if table == k or (k.endswith("/") and table.startswith(k))]
+    return TABLE_EXPERIMENTS[max(keys, key=len)] if keys else ""
+
+
+def time_of(measure: dict) -> str:
+    experiment = experiment_of(measure)
+    minutes = measured_times().experiments.get(experiment)
+    return f"{experiment} {minutes}" if minutes else ""
 
 
 def times(claim: dict) -> str:
@@ -214,7 +271,7 @@ def appendix(claims: list[dict], checks: dict[str, list[dict]], sources: str) ->
         "docs/methods.md says how a verdict is reached from the band; a run's "
         f"`results/{DEVICE}/{SCALE}/claims.md` gives the verdicts.",
         "",
-        TIMES_NOTE,
+        measured_times().note,
         "",
     ]
     if checks:
@@ -229,7 +286,7 @@ def appendix(claims: list[dict], checks: dict[str, list[dict]], sources: str) ->
         ]
         for name, members in checks.items():
             ids = ", ".join(f"[{c['id']}](#{c['id']})" for c in members)
-            when = cell(CHECK_TIMES.get(name, ""))
+            when = cell(measured_times().checks.get(name, ""))
             lines.append(f"| `{name}` | {ids} | `make check CHECK={name}` | {when} |")
         lines.append("")
     for key, members in grouped(claims, lambda c: c["id"]):

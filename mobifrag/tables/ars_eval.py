@@ -87,11 +87,6 @@ def fio_job(path: Path, direction: str) -> dict:
     return done
 
 
-def fio_mib_s(path: Path, direction: str) -> float:
-    """Bandwidth of the one job of a fio JSON output, in MiB/s."""
-    return fio_job(path, direction)["bw_bytes"] / MIB
-
-
 COUNTS = ("requests", "read_bytes", "write_bytes", "flushes")
 MODELED = (*COUNTS, "device_ms", "modeled_ms")
 

@@ -6,7 +6,8 @@ from mobifrag.workflow.profiles import local_path, placeholder_problem
 
 
 def kernel_image(device):
-    """The kernel image the device's platform boots, built by rules/kernel.smk."""
+    """The kernel image the device's platform boots, built by rules/infra/kernel.smk
+    (emulators) or rules/infra/device.smk (arm64 boards)."""
     target = device_profile(device)["platform"]["kernel"]
     try:
         folder = kernel_dir(

@@ -39,16 +39,14 @@ def guest_adb_jobs(wildcards):
 
 
 # Percent of a host core the guest of a job script holds, where it is less than a whole
-# core, from quick runs K at once on two cores, each guest's CPU being QEMU's
-# (`emulator_cpu_seconds` in platform-run.json; docs/measurements.md, 2026-11-30). The
-# appenders' guests sleep most of the time (fsync round trips of a few small appends: 7
-# CPU-s in a 34-s run): 50, two to a core. 66, three on two cores: Ext4 tuning, whose
-# guest spends about 40 % of its run in IOzone's and filebench's fixed sleeps (a run
-# ended every 47 s two at once, 37 s three at once, 41 s four at once, where its CPU
-# rose from 54 to 67 s), and ARS SQLite (every 31 s two at once, 25 s three at once,
-# 47 and 44 CPU-s). Other guests keep their core busy, and three on two cores cost more
-# CPU than one after the other: ARS fragbench every 56 s two at once, 65 s three at
-# once, its CPU up from 94 to 118 s.
+# core. The appenders' guests sleep in fsync round trips of a few small appends: 50, two
+# to a core. Ext4 tuning's (IOzone's and filebench's fixed sleeps) and ARS SQLite's
+# finish the most runs per minute three at once on two cores: 66. Other guests keep
+# their core busy, and sharing one costs them more CPU than taking turns: 100. Measured
+# with K guests at once on two cores, each guest's CPU being QEMU's
+# (`emulator_cpu_seconds` in platform-run.json): docs/measurements.md, "Where a guest's
+# time goes, and three guests on two cores" and, for the appenders, "One busy guest per
+# core, the greedy job selector, long chains first".
 GUEST_BUSY_PERCENT = {
     "jobs/concurrent-appenders.sh": 50,
     "jobs/treat-appenders.sh": 50,

@@ -1,5 +1,5 @@
 -- Read-only queries of 30 s of offline map browsing on the tile cache of
--- mobifrag/tile_cache.py (TMC §5.2.3: the queries Google Earth issued on mirth_cache.db
+-- mobifrag/workloads/tile_cache.py (TMC §5.2.3: the queries Google Earth issued on mirth_cache.db
 -- were all read-only, most of them table scans). The tiles table has no index but its
 -- key, so every query scans the table; each fetches the tiles of one 16 x 16 view at one
 -- zoom level, as panning and zooming move it. Replayed with `sqlite3 -readonly DB < FILE`.
