@@ -14,7 +14,9 @@ source(file.path(
 
 all_args <- commandArgs(trailingOnly = TRUE)
 paper_prefix <- if (length(all_args) == 4) all_args[[4]] else NA
-args <- if (is.na(paper_prefix)) figure_args(1) else {
+args <- if (is.na(paper_prefix)) {
+  figure_args(1)
+} else {
   list(pdf = all_args[[1]], png = all_args[[2]], tables = all_args[3])
 }
 claims <- read_table(args$tables[[1]])
