@@ -52,7 +52,7 @@ read_table <- function(path) {
 
 # The run a figure was drawn from: commit, device, scale, seed, run date and `line`, the
 # caption line to draw. The figure rule (rules/infra/figures.smk) hands it over in
-# MOBIFRAG_FIGURE_STAMP as `key: value` lines, read from the run's provenance.json by
+# MOBIFRAG_FIGURE_STAMP as `key: value` lines, read from the run's figure-stamp.json by
 # `python -m mobifrag.report.provenance --figure-stamp`; NULL when a script runs without.
 figure_stamp <- function(text = Sys.getenv("MOBIFRAG_FIGURE_STAMP")) {
   if (!nzchar(text)) return(NULL)

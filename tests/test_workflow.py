@@ -221,7 +221,7 @@ def test_figure_over_a_broken_table_names_the_rule_and_file(tmp_path, emulator_k
             f"scale={scale}",
             "--allowed-rules",
             "concurrent_appenders_tables",
-            "provenance",
+            "figure_stamp",
             "figure",
             check=False,
         )

@@ -1,15 +1,36 @@
 # Figures stage: one R script per figure (paper-figures/<stem>.R, registered in
 # paper-figures/registry.yaml), drawn from result tables; PDF and PNG under
-# paper-figures/<device>/<scale>/. Each carries the run's provenance (commit, device,
-# scale, seed, run date) as its last caption line and in its PDF's Title, read from
-# provenance.json, an input, so a figure drawn again carries the current record.
+# paper-figures/<device>/<scale>/. Each figure carries the run's stamp
+# (commit, device, scale, seed, date) as its last caption line and in its PDF's Title,
+# read from figure-stamp.json, an input, so a figure drawn again carries the current record.
+
+
+# The stamp of the run's figures. Not provenance.json, which records the kernel the guests
+# ran: a figure depends on the provenance only of what it draws, and one drawn from the
+# device model alone (janusd Fig. 7) must not wait for a kernel build.
+rule figure_stamp:
+    input:
+        code=python_sources("mobifrag.report.provenance"),
+    output:
+        results("figure-stamp.json"),
+    log:
+        results("logs/figure-stamp.log"),
+    params:
+        python=PYTHON,
+        config=lambda w: json.dumps(
+            {"device": w.device, "scale": w.scale, "seed": config["seed"]}
+        ),
+    shell:
+        "echo {params.config:q} > {output}.config.json &&"
+        " {params.python} -m mobifrag.report.provenance --stamp-record {output}.config.json"
+        " --out {output} 2> {log}; status=$?; rm -f {output}.config.json; exit $status"
 
 
 rule figure:
     input:
         script="paper-figures/{stem}.R",
         theme="paper-figures/theme.R",
-        provenance=results("provenance.json"),
+        stamp=results("figure-stamp.json"),
         tables=figure_tables,
         code=python_sources("mobifrag.report.provenance"),
     output:
@@ -29,7 +50,7 @@ rule figure:
         wall=lambda w: wall_series(w.device),
     shell:
         "stamp=$({params.python} -m mobifrag.report.provenance"
-        " --figure-stamp {input.provenance} 2> {log}) &&"
+        " --figure-stamp {input.stamp} 2> {log}) &&"
         ' MOBIFRAG_FIGURE_STAMP="$stamp" MOBIFRAG_WALL_SERIES="{params.wall}"'
         " Rscript {input.script} {output.pdf} {output.png}"
         " {input.tables} >> {log} 2>&1"
