@@ -1,6 +1,8 @@
 # Figures stage: one R script per figure (paper-figures/<stem>.R, registered in
 # paper-figures/registry.yaml), drawn from result tables; PDF and PNG under
-# paper-figures/<device>/<scale>/. Each figure carries the run's stamp
+# paper-figures/<device>/<scale>/. Below a figure that shows claims, a panel sets the
+# paper's value and band of each beside this run's (rule figure writes the table from
+# config/claims.yaml and the claims' tables). Each figure carries the run's stamp
 # (commit, device, scale, seed, date) as its last caption line and in its PDF's Title,
 # read from figure-stamp.json, an input, so a figure drawn again carries the current record.
 
@@ -31,8 +33,11 @@ rule figure:
         script="paper-figures/{stem}.R",
         theme="paper-figures/theme.R",
         stamp=results("figure-stamp.json"),
+        claims="config/claims.yaml",
         tables=figure_tables,
-        code=python_sources("mobifrag.report.provenance"),
+        claim_tables=figure_claim_tables,
+        code=python_sources("mobifrag.report.provenance")
+        + python_sources("mobifrag.report.figure_reference"),
     output:
         pdf=figures("{stem}.pdf"),
         png=report(
@@ -40,6 +45,7 @@ rule figure:
             caption="../../report/figure.rst",
             category="Figures",
         ),
+        reference=results("figures/{stem}-paper.csv"),
     log:
         results("logs/figure-{stem}.log"),
     wildcard_constraints:
@@ -48,9 +54,15 @@ rule figure:
         python=PYTHON,
         caption=lambda w: FIGURE_REGISTRY[w.stem]["caption"],
         wall=lambda w: wall_series(w.device),
+        run=lambda w: RESULTS.format(device=w.device, scale=w.scale),
+        platform=lambda w: device_profile(w.device)["platform"]["type"],
     shell:
-        "stamp=$({params.python} -m mobifrag.report.provenance"
-        " --figure-stamp {input.stamp} 2> {log}) &&"
-        ' MOBIFRAG_FIGURE_STAMP="$stamp" MOBIFRAG_WALL_SERIES="{params.wall}"'
+        "{params.python} -m mobifrag.report.figure_reference --figure {wildcards.stem}"
+        " --claims {input.claims} --results {params.run} --platform {params.platform}"
+        " --out {output.reference} 2> {log} &&"
+        " stamp=$({params.python} -m mobifrag.report.provenance"
+        " --figure-stamp {input.stamp} 2>> {log}) &&"
+        ' MOBIFRAG_FIGURE_STAMP="$stamp" MOBIFRAG_FIGURE_REFERENCE={output.reference}'
+        ' MOBIFRAG_WALL_SERIES="{params.wall}"'
         " Rscript {input.script} {output.pdf} {output.png}"
         " {input.tables} >> {log} 2>&1"
