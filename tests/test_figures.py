@@ -405,6 +405,74 @@ def test_the_stamp_fits_the_narrowest_figure(tmp_path, reference):
     assert all(field in stamp for field in (*fields, "run 2026-11-25")), stamp
 
 
+# --- series, axes, colours and labels ---------------------------------------------------
+
+
+@needs_r
+def test_janusd_fig07_has_the_papers_two_panels_and_no_hidden_series(tmp_path):
+    pdf, _ = render("janusd-fig07-throughput", tmp_path)
+    texts = pdf_texts(pdf)
+    assert "(a) low DoF_P (below 0.5)" in texts and "(b) high DoF_P (0.5 and above)" in texts
+    # DoF_P 0 and 0.5 run at the same throughput: in panels of their own, each in its
+    # colour; the paper's 75 % cut at DoF_L 8 (claims.yaml's 0.25) marked in panel (a)
+    colours = pdf_fill_colours(pdf)
+    assert {rgb("#E69F00"), rgb("#56B4E9"), rgb("#009E73")} <= colours
+    assert "paper" in texts
+
+
+@needs_r
+def test_tmc_fig07_draws_dof_on_a_log_axis(tmp_path):
+    pdf, _ = render("tmc-fig07-utilization", tmp_path)
+    texts = pdf_texts(pdf)
+    # DoF 1 to 2,800 on one axis: decades, not a linear scale from 0
+    assert {"1", "10", "100", "1000"} <= set(texts)
+    assert "0" not in texts
+    assert "mean DoF (log scale)" in texts
+    assert {"Facebook", "Google Earth"} <= set(texts)
+
+
+@needs_r
+def test_tmc_fig05a_draws_sqlite_in_a_strong_colour_and_no_yellow(tmp_path):
+    pdf, _ = render("tmc-fig05a-dof-by-class", tmp_path)
+    colours = pdf_fill_colours(pdf)
+    assert rgb("#D55E00") in colours  # SQLite, vermillion
+    assert rgb("#F0E442") not in colours  # the palette's yellow, hard to see on white
+    assert "SQLite" in pdf_texts(pdf) and "sqlite" not in pdf_texts(pdf)
+
+
+@needs_r
+@pytest.mark.parametrize(
+    ("stem", "words", "identifiers"),
+    [
+        ("tmc-fig17a-e4defrag-dof", ["before defragmentation", "after e4defrag"],
+         ["before_defrag"]),
+        ("janusd-fig04-launch-time", ["Chrome", "Twitter", "after defragmentation"],
+         ["android.chrome", "twitter.android", "after_defrag"]),
+        ("tmc-fig06-layout", ["thread 1", "thread 5", "file written by"], ["writer0.db"]),
+    ],
+)  # fmt: skip
+def test_figures_label_in_words_not_identifiers(tmp_path, stem, words, identifiers):
+    texts = pdf_texts(render(stem, tmp_path, reference=False)[0])
+    assert set(words) <= set(texts), stem
+    assert not set(identifiers) & set(texts), stem
+
+
+@needs_r
+def test_app_names_cover_every_scenario_and_package():
+    script = (
+        'source("paper-figures/theme.R"); cat(names(app_names), sep = "\\n"); cat("--\\n");'
+        ' cat(paste(names(app_packages), app_packages), sep = "\\n")'
+    )
+    run = subprocess.run(["Rscript", "-e", script], cwd=REPO, capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    names, packages = run.stdout.split("--\n")
+    scenarios = [yaml.safe_load(p.read_text()) for p in (REPO / "traces/scenarios").glob("*.yaml")]
+    apps = [s for s in scenarios if s and s.get("kind") == "app"]
+    game = yaml.safe_load((REPO / "traces/launch/game.yaml").read_text())
+    assert set(names.split()) == {a["app"] for a in apps} | {game["app"]}
+    assert set(packages.strip().splitlines()) == {f"{a['package']} {a['app']}" for a in apps}
+
+
 # --- a figure waits only for what it draws ------------------------------------------------
 
 
