@@ -19,6 +19,7 @@ runs <- rbind(
 runs$time <- factor(runs$time, levels = series)
 runs$scheme <- ars_scheme_factor(runs$scheme)
 runs$state <- ars_state_factor(runs$state)
+runs$app <- app_label(runs$app)
 
 plot <- plot_ars_bars(runs, "app", "relative", "running time / F2FS") +
   facet_grid(time ~ state, scales = "free_y")

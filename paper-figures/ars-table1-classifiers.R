@@ -8,6 +8,7 @@ source(file.path(
 args <- figure_args(1)
 table1 <- read_table(args$tables[[1]])
 table1$model <- ars_model_names(table1$model)
+table1$app <- app_label(table1$app)
 metrics <- c("precision", "recall", "accuracy", "balanced_accuracy")
 table1$metric <- factor(table1$metric, levels = metrics, labels = sub("_", " ", metrics))
 

@@ -7,6 +7,7 @@ source(file.path(
 args <- figure_args(1)
 table2 <- read_table(args$tables[[1]])
 table2$model <- ars_model_names(table2$model)
+table2$app <- app_label(table2$app)
 
 plot <- ggplot(table2, aes(model, relative_to_fastest, fill = app)) +
   geom_col(position = position_dodge(width = 0.8), width = 0.75) +

@@ -7,13 +7,16 @@ source(file.path(
 
 args <- figure_args(1)
 launch <- read_table(args$tables[[1]])
-launch$phase <- factor(launch$phase, levels = c("before_defrag", "after_defrag"))
+launch$phase <- factor(launch$phase,
+  levels = c("before_defrag", "after_defrag"),
+  labels = c("before defragmentation", "after defragmentation")
+)
 launch$interval <- factor(
   launch$interval_days,
   levels = sort(unique(launch$interval_days)),
   labels = paste("defrag every", sort(unique(launch$interval_days)), "d")
 )
-launch$app <- sub("^com\\.", "", launch$package)
+launch$app <- package_label(launch$package)
 
 plot <- ggplot(launch, aes(day, modeled_ms, colour = phase)) +
   geom_line() +

@@ -13,12 +13,53 @@ theme_mobifrag <- function(base_size = 10) {
       panel.grid.minor = element_blank(),
       legend.position = "bottom",
       strip.background = element_rect(fill = "grey92", colour = NA),
-      plot.caption = element_text(hjust = 0, colour = "grey30")
+      plot.caption = element_text(hjust = 0, colour = "grey30"),
+      plot.caption.position = "plot"
     )
 }
 
-# Okabe-Ito for up to eight groups; more groups cycle the palette rather than fail.
-palette_for <- function(n) rep_len(okabe_ito, n)
+# Okabe-Ito for up to eight groups, its yellow last: on white it is the one colour of the
+# palette hard to see, so only a figure of eight groups draws one in it. More groups cycle
+# the palette rather than fail.
+palette_for <- function(n) rep_len(okabe_ito[c(1, 2, 3, 5, 6, 7, 8, 4)], n)
+
+# Display names of the apps of traces/scenarios/ (TMC Table 3) and traces/launch/game.yaml
+# (TMC §5.2.1: Angry Birds, "Game" in the paper's figures), by scenario name and by
+# package; tests/test_figures.py checks both lists against those files.
+app_names <- c(
+  camera = "Camera", chrome = "Chrome", earth = "Google Earth", facebook = "Facebook",
+  gallery = "Gallery", game = "Game", gmail = "Gmail", instagram = "Instagram",
+  messenger = "Messenger", twitter = "Twitter", wechat = "WeChat", youtube = "YouTube"
+)
+app_packages <- c(
+  "com.google.android.GoogleCamera" = "camera", "com.android.chrome" = "chrome",
+  "com.google.earth" = "earth", "com.facebook.katana" = "facebook",
+  "com.android.gallery3d" = "gallery", "com.google.android.gm" = "gmail",
+  "com.instagram.android" = "instagram", "com.facebook.orca" = "messenger",
+  "com.twitter.android" = "twitter", "com.tencent.mm" = "wechat",
+  "com.google.android.youtube" = "youtube"
+)
+
+# An app's display name from its scenario name, or from its package; a name not listed
+# stays as it is.
+app_label <- function(app) {
+  unname(ifelse(app %in% names(app_names), app_names[app], app))
+}
+package_label <- function(package) {
+  unname(ifelse(package %in% names(app_packages), app_label(app_packages[package]), package))
+}
+
+# File classes (mobifrag/workloads/file_classes.py) as the paper names them, in its order, and
+# their colours: SQLite, the class the paper follows, in the palette's strongest.
+file_classes <- c(sqlite = "SQLite", executable = "executable", multimedia = "multimedia",
+  other = "other")
+file_class_colours <- c(
+  SQLite = "#D55E00", executable = "#0072B2", multimedia = "#009E73", other = "#000000"
+)
+file_class_factor <- function(class) {
+  labels <- unname(ifelse(class %in% names(file_classes), file_classes[class], class))
+  factor(labels, levels = union(intersect(file_classes, labels), labels))
+}
 
 # Command line of a figure script: PDF path, PNG path, then its input tables.
 figure_args <- function(n_tables) {
@@ -52,7 +93,7 @@ read_table <- function(path) {
 
 # The run a figure was drawn from: commit, device, scale, seed, run date and `line`, the
 # caption line to draw. The figure rule (rules/infra/figures.smk) hands it over in
-# MOBIFRAG_FIGURE_STAMP as `key: value` lines, read from the run's provenance.json by
+# MOBIFRAG_FIGURE_STAMP as `key: value` lines, read from the run's figure-stamp.json by
 # `python -m mobifrag.report.provenance --figure-stamp`; NULL when a script runs without.
 figure_stamp <- function(text = Sys.getenv("MOBIFRAG_FIGURE_STAMP")) {
   if (!nzchar(text)) return(NULL)
@@ -67,12 +108,210 @@ figure_stamp <- function(text = Sys.getenv("MOBIFRAG_FIGURE_STAMP")) {
 # The figure rule (rules/infra/figures.smk) sets it; a script run by hand says "wall".
 wall_series <- function() Sys.getenv("MOBIFRAG_WALL_SERIES", "wall")
 
-# The stamp as the figure's last caption line, below any caption of its own.
-stamp_plot <- function(plot, stamp) {
-  if (is.null(stamp)) return(plot)
+# The paper's value of one of the figure's claims (by id) from its reference table, to
+# mark in the figure's own data; NA when the figure has no reference table or no such claim.
+paper_value <- function(id, reference = figure_reference()) {
+  value <- reference$paper_value[reference$id == id]
+  if (length(value) == 1) value else NA_real_
+}
+
+# The paper's values marked in a figure's own data: `points` holds the figure's
+# coordinates (and facet columns) of each claim named in its `claim` column; `value`
+# becomes the paper's value (`transform`ed to the figure's scale), and a claim without a
+# paper value in the reference table is not drawn. Black diamonds labelled "paper"
+# (the label right of the diamond; hjust > 1 puts it left, vjust < 0 above).
+paper_marks <- function(points, x, transform = identity, nudge_x = 0, hjust = -0.25,
+                        vjust = 0.5, reference = figure_reference()) {
+  points$value <- transform(vapply(points$claim, paper_value, numeric(1), reference = reference))
+  points <- points[!is.na(points$value), , drop = FALSE]
+  list(
+    geom_point(
+      data = points, aes(x = .data[[x]], y = value), inherit.aes = FALSE,
+      position = position_nudge(x = nudge_x), shape = 18, size = 3.2, colour = "black"
+    ),
+    geom_text(
+      data = points, aes(x = .data[[x]], y = value, label = "paper"), inherit.aes = FALSE,
+      position = position_nudge(x = nudge_x), hjust = hjust, vjust = vjust, size = 2.6
+    )
+  )
+}
+
+# The figure's claims: the paper's value and band of each, beside this run's median and
+# interval, one row per claim. The figure rule writes the table from config/claims.yaml
+# (mobifrag.report.figure_reference) and hands its path over in MOBIFRAG_FIGURE_REFERENCE;
+# NULL when a script runs without one or the figure shows no claim.
+figure_reference <- function(path = Sys.getenv("MOBIFRAG_FIGURE_REFERENCE")) {
+  if (!nzchar(path)) return(NULL)
+  if (!file.exists(path)) stop(sprintf("%s: no such reference table", path), call. = FALSE)
+  reference <- utils::read.csv(path, stringsAsFactors = FALSE, check.names = FALSE)
+  needed <- c(
+    "id", "label", "paper_value", "band_low", "band_high", "measured", "ci_low", "ci_high",
+    "verdict", "paper_text", "measured_text"
+  )
+  missing <- setdiff(needed, names(reference))
+  if (length(missing) > 0) {
+    stop(sprintf("%s: no column(s) %s", path, paste(missing, collapse = ", ")), call. = FALSE)
+  }
+  if (nrow(reference) == 0) return(NULL)
+  reference
+}
+
+# Verdicts as the claims chart and every figure's claims panel colour them.
+verdict_colours <- c(
+  "reproduced" = "#009E73", "not reproduced" = "#D55E00", "inconclusive" = "#E69F00",
+  "not reached" = "#56B4E9", "calibrated" = "#CC79A7", "not judged" = "#0072B2",
+  "not measured" = "#999999", "beyond the platform" = "#000000"
+)
+
+# Claims measure different things, so each is drawn over a value of its own: the paper's
+# value, else the band's finite edge (the paper gave only a bound), else the measured one.
+claim_reference <- function(claims) {
+  first_usable <- function(paper, low, high, measured) {
+    for (value in c(paper, low, high, measured)) {
+      if (is.finite(value) && value != 0) return(abs(value))
+    }
+    1
+  }
+  mapply(first_usable, claims$paper_value, claims$band_low, claims$band_high, claims$measured)
+}
+
+# The band, measured point and interval of each claim over its reference value, kept
+# within `limits` (NA stays NA); `beyond` marks a measured value past them.
+claims_on_axis <- function(claims, limits) {
+  claims$reference <- claim_reference(claims)
+  on_axis <- function(value) {
+    ratio <- value / claims$reference
+    ifelse(is.na(ratio), NA, pmin(pmax(ratio, limits[[1]]), limits[[2]]))
+  }
+  ratio <- claims$measured / claims$reference
+  claims$beyond <- !is.na(ratio) & (ratio < limits[[1]] | ratio > limits[[2]])
+  claims$band_from <- on_axis(claims$band_low)
+  claims$band_to <- on_axis(claims$band_high)
+  claims$point <- on_axis(claims$measured)
+  claims$from <- on_axis(claims$ci_low)
+  claims$to <- on_axis(claims$ci_high)
+  claims
+}
+
+# The axis of a figure's claims panel: every finite band edge and measured value over its
+# reference, with the paper's (1), widened by half on a log scale and kept within 1/20..20.
+reference_limits <- function(claims) {
+  ratios <- unlist(claims[c("band_low", "band_high", "measured", "ci_low", "ci_high")]) /
+    claim_reference(claims)
+  ratios <- ratios[is.finite(ratios) & ratios > 0]
+  span <- range(c(1, ratios))
+  c(max(span[[1]] / 1.5, 1 / 20), min(span[[2]] * 1.5, 20))
+}
+
+# Inches of a claims panel: its axis, legend and caption, and a row per claim.
+reference_panel_height <- function(reference) 1 + 0.36 * nrow(reference)
+
+# The paper beside this run for each claim a figure shows: a row per claim named by its
+# label, with the paper's value and band and this run's median and interval in figures;
+# on a log axis of each over its reference, the paper's value is the dashed line at 1
+# labelled "paper" (a diamond where the paper gives a number), the band that reproduces
+# the claim a grey bar, this run's median and 95 % interval a point and bar coloured by
+# its verdict, which the row's text names.
+reference_panel <- function(reference) {
+  limits <- reference_limits(reference)
+  rows <- claims_on_axis(reference, limits)
+  rows$row <- factor(rows$id, levels = rev(rows$id))
+  labels <- paste(rows$label, rows$paper_text, rows$measured_text, sep = "\n")
+  present <- intersect(names(verdict_colours), rows$verdict)
+  rows$verdict <- factor(rows$verdict, levels = present)
+  measured <- rows[!is.na(rows$point), ]
+  paper <- rows[!is.na(rows$paper_value), ]
+  ggplot(rows, aes(y = row)) +
+    geom_vline(xintercept = 1, linetype = "dashed", colour = "grey30") +
+    geom_segment(aes(x = band_from, xend = band_to, yend = row),
+      colour = "grey80", linewidth = 3, lineend = "butt"
+    ) +
+    geom_point(data = paper, aes(x = 1), shape = 18, size = 2.4, colour = "black") +
+    geom_errorbarh(data = measured, aes(xmin = from, xmax = to, colour = verdict), height = 0.4) +
+    geom_point(data = measured, aes(x = point, colour = verdict, shape = beyond), size = 1.8) +
+    scale_x_log10(limits = limits, sec.axis = dup_axis(breaks = 1, labels = "paper", name = NULL)) +
+    scale_y_discrete(labels = stats::setNames(labels, rows$id)) +
+    scale_colour_manual(values = verdict_colours[present], guide = "none") +
+    scale_shape_manual(values = c("FALSE" = 16, "TRUE" = 17), guide = "none") +
+    labs(
+      x = "value / the paper's (log scale)", y = NULL,
+      caption = paste(
+        "Dashed line and diamond: the paper's value (where the paper gives only a bound, the",
+        "band's edge). Grey bar: the band that reproduces the claim. Point and bar: this",
+        "run's median and 95 % interval, coloured by verdict; a triangle: beyond the axis."
+      )
+    ) +
+    theme_mobifrag(base_size = 8) +
+    theme(axis.text.y = element_text(hjust = 0, lineheight = 0.95, size = 6))
+}
+
+# Width in inches of each of `texts` at `size` points, the widest of R's PDF and PNG
+# devices (their fonts differ), so a line measured to fit fits in both files.
+text_widths <- function(texts, size) {
+  on_device <- function(open) {
+    open()
+    on.exit(grDevices::dev.off())
+    vapply(texts, function(text) {
+      grob <- grid::textGrob(text, gp = grid::gpar(fontsize = size))
+      grid::convertWidth(grid::grobWidth(grob), "in", valueOnly = TRUE)
+    }, numeric(1))
+  }
+  png_file <- tempfile(fileext = ".png")
+  on.exit(unlink(png_file))
+  pmax(
+    on_device(function() grDevices::pdf(NULL)),
+    on_device(function() grDevices::png(png_file, res = 150))
+  )
+}
+
+# `text` broken between its pieces (split at `sep`) into lines no wider than `width`
+# inches at `size` points; a piece wider than that alone stays whole on its line.
+fit_lines <- function(text, width, size, sep = " ") {
+  pieces <- strsplit(text, sep, fixed = TRUE)[[1]]
+  widths <- text_widths(c(pieces, sep), size)
+  sep_width <- widths[[length(widths)]]
+  lines <- character(0)
+  line <- character(0)
+  used <- 0
+  for (i in seq_along(pieces)) {
+    extra <- widths[[i]] + if (length(line) > 0) sep_width else 0
+    if (length(line) > 0 && used + extra > width) {
+      lines <- c(lines, paste(line, collapse = sep))
+      line <- character(0)
+      extra <- widths[[i]]
+      used <- 0
+    }
+    line <- c(line, pieces[[i]])
+    used <- used + extra
+  }
+  c(lines, paste(line, collapse = sep))
+}
+
+# The caption's size in points under the plot's theme.
+caption_size <- function(plot) {
+  size <- calc_element("plot.caption", theme_get() + plot$theme)$size
+  if (is.null(size)) 8 else size
+}
+
+# Inches a caption line may take in a figure `width` inches wide: the plot's margins
+# (5.5 pt each side, theme_bw's) off, and 5 % kept for rounding in the font's metrics.
+caption_room <- function(width) 0.95 * (width - 2 * 5.5 / 72)
+
+# The plot's caption broken into lines that fit the figure's width, and with a stamp
+# its line (commit | device | scale | seed | run date) below, broken at its bars: a
+# narrow figure must not cut off the run date or seed.
+fit_caption <- function(plot, width, stamp = NULL) {
+  size <- caption_size(plot)
+  room <- caption_room(width)
   caption <- plot$labels$caption
-  lines <- if (is.null(caption)) stamp$line else paste(caption, stamp$line, sep = "\n")
-  plot + labs(caption = lines)
+  lines <- character(0)
+  if (!is.null(caption)) {
+    paragraphs <- strsplit(caption, "\n", fixed = TRUE)[[1]]
+    lines <- unlist(lapply(paragraphs, fit_lines, width = room, size = size))
+  }
+  if (!is.null(stamp)) lines <- c(lines, fit_lines(stamp$line, room, size, sep = " | "))
+  if (length(lines) == 0) return(plot)
+  plot + labs(caption = paste(lines, collapse = "\n"))
 }
 
 # The PDF's Title: the figure's name and, with a stamp, the run it was drawn from.
@@ -85,11 +324,44 @@ pdf_title <- function(pdf, stamp) {
   )
 }
 
+# Plots stacked top to bottom, each `heights` inches of the whole, drawn as one figure;
+# each is laid out on the device that draws it (its fonts' sizes), as ggsave does a plot.
+stacked_figure <- function(plots, heights) {
+  structure(list(plots = plots, heights = heights), class = "stacked_figure")
+}
+
+draw_stacked_figure <- function(x, recording = TRUE) {
+  grid::grid.newpage()
+  rows <- grid::grid.layout(length(x$plots), 1, heights = grid::unit(x$heights, "null"))
+  grid::pushViewport(grid::viewport(layout = rows))
+  for (i in seq_along(x$plots)) {
+    print(x$plots[[i]], vp = grid::viewport(layout.pos.row = i), newpage = FALSE)
+  }
+  grid::popViewport()
+}
+registerS3method("grid.draw", "stacked_figure", draw_stacked_figure, envir = asNamespace("grid"))
+
+# A figure with, where its rule handed over a reference table, the paper's values of its
+# claims in a panel below, and the stamp of the run under all; PDF and PNG.
 save_figure <- function(plot, args, width = 7, height = 3.5) {
   stamp <- figure_stamp()
-  plot <- stamp_plot(plot, stamp)
-  ggsave(args$pdf, plot, width = width, height = height, title = pdf_title(args$pdf, stamp))
-  ggsave(args$png, plot, width = width, height = height, dpi = 150)
+  reference <- figure_reference()
+  plots <- list(plot)
+  heights <- height
+  if (!is.null(reference)) {
+    plots <- c(plots, list(reference_panel(reference)))
+    heights <- c(heights, reference_panel_height(reference))
+  }
+  last <- length(plots)
+  plots <- lapply(seq_along(plots), function(i) {
+    fit_caption(plots[[i]], width, if (i == last) stamp)
+  })
+  figure <- stacked_figure(plots, heights)
+  total <- sum(heights)
+  ggsave(args$pdf, figure,
+    width = width, height = total, bg = "white", title = pdf_title(args$pdf, stamp)
+  )
+  ggsave(args$png, figure, width = width, height = total, bg = "white", dpi = 150)
 }
 
 # Whole days on a day axis.
@@ -162,6 +434,7 @@ plot_app_latency <- function(latency, phase, y_label) {
   rows <- latency[latency$phase == phase, ]
   if (nrow(rows) == 0) stop("no ", phase, " rows in the user-latency table")
   rows$state <- tools::toTitleCase(rows$state)
+  rows$app <- app_label(rows$app)
   states <- unique(rows$state)
   apps <- unique(rows$app)
   rows <- repetition_medians(rows, c("requests", "modeled_ms", "wall_ms"), c("app", "state"))
@@ -187,8 +460,12 @@ plot_app_latency <- function(latency, phase, y_label) {
     theme_mobifrag()
 }
 
+# How far the centre of the i-th of n bars dodged over `width` lies from its x.
+dodged_offset <- function(i, n, width = 0.85) (i - (n + 1) / 2) * width / n
+
 # TMC Fig. 14a/b: mean DoF of the appenders' files per thread count and preallocation
-# unit at one utilization level of the treatment table.
+# unit at one utilization level of the treatment table; at Low, the paper's DoF without
+# preallocation (10 threads) and with 512 KiB units (5 threads) marked (TMC §6.1.1).
 plot_prealloc_dof <- function(dof, level) {
   dof <- dof[dof$level == level & !is.na(dof$dof), ]
   if (nrow(dof) == 0) stop("no ", level, "-utilization runs in the preallocation table")
@@ -197,9 +474,18 @@ plot_prealloc_dof <- function(dof, level) {
   units <- sort(unique(means$unit_kib))
   unit_label <- function(kib) ifelse(kib == 0, "none", paste(kib, "KiB"))
   means$unit <- factor(unit_label(means$unit_kib), levels = unit_label(units))
+  paper <- data.frame(
+    claim = c("tmc-fig14a-no-prealloc-fragments", "tmc-fig14a-prealloc-512k-dof-1"),
+    threads = c("10", "5"), unit_kib = c(0, 512)
+  )
+  paper <- paper[level == "low" & paper$threads %in% levels(means$threads) &
+    paper$unit_kib %in% units, ]
   ggplot(means, aes(threads, dof, fill = unit)) +
     geom_col(position = position_dodge(width = 0.85), width = 0.8) +
     geom_hline(yintercept = 1, linetype = "dashed", colour = "grey40") +
+    paper_marks(paper, "threads",
+      nudge_x = dodged_offset(match(paper$unit_kib, units), length(units))
+    ) +
     scale_fill_manual(values = palette_for(length(units))) +
     labs(x = "concurrent appending threads", y = "mean DoF", fill = "preallocation unit") +
     theme_mobifrag()

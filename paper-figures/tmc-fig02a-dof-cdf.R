@@ -9,8 +9,12 @@ dof <- last_day(read_table(args$tables[[1]]))
 dof <- dof[!is.na(dof$dof), ]
 fragmented <- mean(dof$dof > 1)
 
+# The paper's share of fragmented files (TMC §3.2), where the distribution leaves DoF 1.
+paper <- data.frame(claim = "tmc-fig02a-share-of-fragmented-files", dof = 1)
+
 plot <- ggplot(dof, aes(dof)) +
   stat_ecdf(geom = "step", colour = okabe_ito[[5]]) +
+  paper_marks(paper, "dof", transform = function(share) 1 - share) +
   scale_x_log10() +
   annotate("text",
     x = max(dof$dof), y = 0.05, hjust = 1, size = 3,

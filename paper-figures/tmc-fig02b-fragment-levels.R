@@ -12,9 +12,13 @@ counts <- data.frame(level = factor(level_names, levels = level_names),
   fragments = vapply(level_names, function(l) sum(dof[[l]]), numeric(1)))
 counts$share <- counts$fragments / sum(counts$fragments)
 
+# The paper's share of level-1 fragments (TMC §3.2).
+paper <- data.frame(claim = "tmc-fig02b-level1-share-of-fragments", level = "L1")
+
 plot <- ggplot(counts, aes(level, share)) +
   geom_col(fill = okabe_ito[[5]], width = 0.7) +
   geom_text(aes(label = sprintf("%.0f %%", 100 * share)), vjust = -0.4, size = 3) +
+  paper_marks(paper, "level", nudge_x = 0.2) +
   scale_y_continuous(labels = function(x) sprintf("%.0f %%", 100 * x)) +
   labs(x = "fragment size level", y = "share of fragments") +
   theme_mobifrag()

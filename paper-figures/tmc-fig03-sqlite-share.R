@@ -12,8 +12,14 @@ summary <- aggregate(cbind(dof, size_kib = size_bytes / 1024) ~ files, data = do
 summary$count <- as.vector(table(dof$files)[as.character(summary$files)])
 summary$share <- summary$count / sum(summary$count)
 
+# The paper's share of SQLite files among the fragmented ones (TMC §3.2).
+paper <- data.frame(
+  claim = "tmc-fig03-sqlite-share-of-fragmented-files", files = levels(summary$files)[[1]]
+)
+
 plot <- ggplot(summary, aes(files, share, fill = files)) +
   geom_col(width = 0.6, show.legend = FALSE) +
+  paper_marks(paper, "files", nudge_x = 0.38, hjust = 0.5, vjust = -0.8) +
   geom_text(
     aes(label = sprintf("%.0f %%\nmean DoF %.1f\nmean %.0f KiB", 100 * share, dof, size_kib)),
     vjust = -0.2, size = 2.8, lineheight = 0.9

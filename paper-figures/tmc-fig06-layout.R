@@ -4,6 +4,13 @@ source(file.path(
   dirname(sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))), "theme.R"
 ))
 
+# A writer's file (writer0.db, writer1.db, ...) as the thread that wrote it, in their order.
+writer_label <- function(file) {
+  number <- suppressWarnings(as.integer(sub("^writer([0-9]+)\\..*$", "\\1", file)))
+  labels <- ifelse(is.na(number), file, sprintf("thread %d", number + 1))
+  factor(labels, levels = unique(labels[order(number, labels)]))
+}
+
 args <- figure_args(2)
 layout <- read_table(args$tables[[1]])
 dof <- read_table(args$tables[[2]])
@@ -14,10 +21,14 @@ runs <- if ("rep" %in% names(dof)) length(unique(dof$rep)) else 1
 if ("rep" %in% names(layout)) layout <- layout[layout$rep == min(layout$rep), ]
 mean_dof <- aggregate(dof ~ fs + writers, data = dof, FUN = mean)
 mean_dof$label <- sprintf("mean DoF\n%.1f (%d runs)", mean_dof$dof, runs)
+# The paper's mean DoF of Ext4's files with 5 writers (TMC §4.2.2) beside that row's.
+paper <- paper_value("tmc-fig06-ext4-five-writers-fragment")
+five <- mean_dof$fs == "ext4" & mean_dof$writers == 5
+if (!is.na(paper)) mean_dof$label[five] <- sprintf("%s\npaper %g", mean_dof$label[five], paper)
 
 layout$writers_f <- factor(layout$writers, levels = sort(unique(layout$writers)))
 layout$y <- as.integer(layout$writers_f)
-layout$file <- basename(layout$path)
+layout$file <- writer_label(basename(layout$path))
 mean_dof$y <- as.integer(factor(mean_dof$writers, levels = levels(layout$writers_f)))
 x_max <- max(layout$start_block + layout$length_blocks)
 
@@ -36,12 +47,12 @@ plot <- ggplot(layout) +
   scale_y_continuous(
     breaks = seq_along(levels(layout$writers_f)), labels = levels(layout$writers_f)
   ) +
-  scale_fill_manual(values = palette_for(length(unique(layout$file)))) +
+  scale_fill_manual(values = palette_for(nlevels(layout$file))) +
   facet_wrap(~fs, ncol = 1, scales = "free_x") +
   labs(
     x = "relative logical block address (4 KiB blocks)",
     y = "concurrent threads",
-    fill = "file",
+    fill = "file written by",
     caption = "Each rectangle is one physically contiguous fragment; one colour per file."
   ) +
   theme_mobifrag()

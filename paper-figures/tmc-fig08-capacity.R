@@ -12,15 +12,26 @@ means <- aggregate(cbind(dof, fragment_kib) ~ app + capacity_mib, data = dof, FU
 means$capacity <- factor(sprintf("%d MiB", means$capacity_mib),
   levels = sprintf("%d MiB", sort(unique(means$capacity_mib)))
 )
+means$app <- app_label(means$app)
+
+# The paper's SQLite DoF: at least 6 for Google Earth, about 3 for most apps (TMC §4.3).
+paper <- data.frame(claim = "tmc-fig08-earth-sqlite-dof-at-least-6", app = app_label("earth"))
+paper <- paper[paper$app %in% means$app, ]
+most_apps <- paper_value("tmc-fig08-sqlite-dof-about-3")
 
 dodge <- position_dodge(width = 0.8)
 plot <- ggplot(means, aes(app, dof, fill = capacity)) +
   geom_col(position = dodge, width = 0.75) +
+  geom_hline(yintercept = most_apps, linetype = "dashed", colour = "grey30", na.rm = TRUE) +
+  paper_marks(paper, "app") +
   geom_text(aes(label = sprintf("%.0f", fragment_kib)),
     position = dodge, vjust = -0.4, size = 2.3
   ) +
   scale_fill_manual(values = palette_for(length(levels(means$capacity)))) +
-  labs(x = NULL, y = "mean DoF of SQLite files", fill = "capacity") +
+  labs(
+    x = NULL, y = "mean DoF of SQLite files", fill = "capacity",
+    caption = if (!is.na(most_apps)) "dashed line: the paper's DoF of most apps' SQLite files"
+  ) +
   theme_mobifrag() +
   theme(axis.text.x = element_text(angle = 30, hjust = 1))
 

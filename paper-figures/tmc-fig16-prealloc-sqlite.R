@@ -9,6 +9,7 @@ args <- figure_args(1)
 summary <- read_table(args$tables[[1]])
 units <- sort(unique(summary$unit_kib))
 summary$unit <- factor(summary$unit_kib, levels = units)
+summary$app <- app_label(summary$app)
 long <- rbind(
   data.frame(
     app = summary$app, unit = summary$unit,

@@ -17,15 +17,24 @@ means$level <- factor(
   means$level,
   levels = levels_present, labels = tools::toTitleCase(levels_present)
 )
-means$bar <- factor(
-  means$bar,
-  levels = intersect(c("before_defrag", "e4defrag", "janusdL"), means$bar)
+bar_names <- c(
+  before_defrag = "before defragmentation", e4defrag = "after e4defrag",
+  janusdL = "after janusdL"
 )
+bars <- intersect(names(bar_names), means$bar)
+means$bar <- factor(means$bar, levels = bars, labels = bar_names[bars])
 means$threads <- factor(means$threads, levels = sort(unique(means$threads)))
+
+# The paper's DoF after e4defrag at High with 10 threads (TMC §6.2.1), on its bar.
+paper <- data.frame(
+  claim = "tmc-fig17a-e4defrag-high-leaves-fragments", threads = "10", level = "High"
+)
+paper <- paper[paper$level %in% levels(means$level) & paper$threads %in% levels(means$threads), ]
 
 plot <- ggplot(means, aes(threads, dof, fill = bar)) +
   geom_col(position = position_dodge(width = 0.85), width = 0.8) +
   geom_hline(yintercept = 1, linetype = "dashed", colour = "grey40") +
+  paper_marks(paper, "threads", nudge_x = dodged_offset(match("e4defrag", bars), length(bars))) +
   facet_wrap(~level, nrow = 1) +
   scale_fill_manual(values = palette_for(3)) +
   labs(x = "concurrent appending threads", y = "mean DoF", fill = NULL) +

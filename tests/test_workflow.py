@@ -131,6 +131,9 @@ def test_figures_name_the_wall_series_for_where_the_runs_ran(device, series, boa
     figure = f"paper-figures/{device}/test/tmc-fig13a-dispersed-writes.pdf"
     run = snakemake("-n", "-p", "-f", figure, "--config", "scale=test", f"device={device}")
     assert f'MOBIFRAG_WALL_SERIES="{series}"' in run.stdout
+    # and the table of the paper's values beside this run's, which save_figure draws
+    reference = f"results/{device}/test/figures/tmc-fig13a-dispersed-writes-paper.csv"
+    assert f"MOBIFRAG_FIGURE_REFERENCE={reference}" in run.stdout
 
 
 def test_the_emulator_tests_joint_run_plans_every_modules_guest_jobs():
@@ -221,7 +224,7 @@ def test_figure_over_a_broken_table_names_the_rule_and_file(tmp_path, emulator_k
             f"scale={scale}",
             "--allowed-rules",
             "concurrent_appenders_tables",
-            "provenance",
+            "figure_stamp",
             "figure",
             check=False,
         )

@@ -4,12 +4,16 @@
         --config-json CONFIG.json --out provenance.json
     python -m mobifrag.report.provenance --record [config/measured-versions.json]
     python -m mobifrag.report.provenance --figure-stamp provenance.json
+    python -m mobifrag.report.provenance --stamp-record CONFIG.json --out figure-stamp.json
 
 Each record carries the artifact's version (`version`, pyproject.toml's), the time it
 was written (`recorded`, UTC) and whether the checkout had uncommitted changes (`dirty`,
 also shown as a `+modified` suffix of `commit`).
 --figure-stamp prints the lines the figures' shared theme (paper-figures/theme.R) writes
-on every figure and into its PDF's metadata: commit, device, scale, seed and run date.
+on every figure and into its PDF's metadata: commit, device, scale, seed and run date,
+read from a provenance record or from the smaller one --stamp-record writes. The figures
+read the smaller one: it names no kernel, so a figure drawn from the device model alone
+does not wait for the kernel build that provenance.json records.
 
 Each run records the versions of the Debian packages of bootstrap/debian-packages.txt,
 QEMU, the kernel source package, the R packages of the figures and every Python package,
@@ -352,6 +356,19 @@ def figure_stamp(record: dict, path: Path | None = None) -> dict[str, str]:
     return stamp
 
 
+def stamp_record(config: dict) -> dict:
+    """What a figure's stamp needs of a run: commit, the time it is written, device,
+    scale and seed (config), nothing that needs the run's kernel or tools."""
+    commit = git_commit()
+    return {
+        "commit": commit,
+        "dirty": commit.endswith("+modified"),
+        "recorded": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+        "config": config,
+        "seed": config.get("seed"),
+    }
+
+
 def stamp_text(stamp: dict[str, str]) -> str:
     """The stamp as `key: value` lines (R reads them with read.dcf)."""
     return "".join(f"{key}: {' '.join(value.split())}\n" for key, value in stamp.items())
@@ -380,7 +397,19 @@ def main(argv: list[str] | None = None) -> int:
         metavar="PROVENANCE",
         help="print the commit, device, scale, seed and date a figure carries, and exit",
     )
+    parser.add_argument(
+        "--stamp-record",
+        type=Path,
+        metavar="CONFIG_JSON",
+        help="write the run's stamp record (commit, date, device, scale, seed) to --out and exit",
+    )
     args = parser.parse_args(argv)
+    if args.stamp_record:
+        if args.out is None:
+            parser.error("--stamp-record needs --out")
+        config = json.loads(args.stamp_record.read_text())
+        write_json(args.out, stamp_record(config))
+        return 0
     if args.figure_stamp:
         record = json.loads(args.figure_stamp.read_text())
         sys.stdout.write(stamp_text(figure_stamp(record, args.figure_stamp)))
@@ -403,10 +432,14 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"missing {', '.join(missing)} (or --record)")
     config = json.loads(args.config_json.read_text())
     record = collect(args.device, args.kernel_provenance, config, measured=args.measured)
-    partial = args.out.with_name(args.out.name + ".partial")
-    partial.write_text(json.dumps(record, indent=2, sort_keys=True) + "\n")
-    partial.replace(args.out)
+    write_json(args.out, record)
     return 0
+
+
+def write_json(path: Path, record: dict) -> None:
+    partial = path.with_name(path.name + ".partial")
+    partial.write_text(json.dumps(record, indent=2, sort_keys=True) + "\n")
+    partial.replace(path)
 
 
 if __name__ == "__main__":

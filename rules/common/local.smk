@@ -64,6 +64,7 @@ localrules:
     ars_selection_compare,
     ars_selection_select,
     # Figures, claims, provenance, the HTML report
+    figure_stamp,
     figure,
     claims,
     check,

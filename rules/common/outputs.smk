@@ -40,6 +40,14 @@ def claim_tables(wildcards):
     return tables_of(CLAIMS, wildcards)
 
 
+def figure_claim_tables(wildcards):
+    """The tables of the claims a figure shows, whose values it sets beside the paper's,
+    less those it is drawn from."""
+    claims = [c for c in CLAIMS if c["figure"] == wildcards.stem]
+    drawn = set(figure_tables(wildcards))
+    return [table for table in tables_of(claims, wildcards) if table not in drawn]
+
+
 def check_tables(wildcards):
     return tables_of(CHECKS[wildcards.check], wildcards)
 

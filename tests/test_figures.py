@@ -1,0 +1,498 @@
+"""The paper's figures as a reader sees them: each shows the paper's values for its
+claims beside this run's (mobifrag/report/figure_reference.py, paper-figures/theme.R),
+its stamp whole, its series visible and its labels in words. Figures are rendered by
+their real R scripts from small fixture tables, through the same commands as rule
+figure; what they drew is read back from the PDF's text and colours and the PNG's pixels."""
+
+from __future__ import annotations
+
+import contextlib
+import csv
+import json
+import os
+import re
+import shutil
+import struct
+import subprocess
+import sys
+import zlib
+from pathlib import Path
+
+import pytest
+import yaml
+
+from conftest import REPO, planned_jobs, snakemake
+from mobifrag.report import figure_reference, provenance
+from mobifrag.report.claims import load_claims
+from mobifrag.workflow.atomic import write_table
+
+needs_r = pytest.mark.skipif(shutil.which("Rscript") is None, reason="needs R (make bootstrap)")
+
+REGISTRY = yaml.safe_load((REPO / "paper-figures" / "registry.yaml").read_text())
+CLAIMS = load_claims(REPO / "config" / "claims.yaml")
+# A stamp as long as a real one gets: a modified checkout, the longest device name.
+STAMP_RECORD = {
+    "commit": "0123456789abcdef0123456789abcdef01234567+modified",
+    "dirty": True,
+    "recorded": "2026-11-25T09:30:00+00:00",
+    "seed": 20170712,
+    "config": {"device": "emulator-emmc", "scale": "quick", "seed": 20170712},
+}
+
+
+# --- fixture tables, one per figure the tests draw ---------------------------------------
+
+
+def write_csv(path: Path, header: str, rows: list[str]) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("\n".join([header, *rows]) + "\n")
+    return path
+
+
+def autoage_dof(run: Path) -> Path:
+    """Two days of AutoAge on ext4: every class, fragmented and whole files."""
+    header = "day,path,class,package,size_bytes,allocated_bytes,fragments,extents,dof," + ",".join(
+        f"L{i}" for i in range(1, 8)
+    )
+    rows = []
+    for day in (1, 2):
+        for i, cls in enumerate(("sqlite", "executable", "multimedia", "other") * 3):
+            dof = 1 + (i + day) % 4
+            levels = [dof if level == i % 7 else 0 for level in range(7)]
+            rows.append(
+                f"{day},/data/f{i},{cls},com.x,{4096 * (i + 1)},{4096 * (i + 1)},{dof},{dof},{dof},"
+                + ",".join(map(str, levels))
+            )
+    return write_csv(run / "autoage/ext4/dof.csv", header, rows)
+
+
+def filldelete_dof(run: Path) -> Path:
+    """Facebook's and Google Earth's files at each utilization: SQLite DoF in the
+    thousands, non-SQLite near 1, as the quick study measured them."""
+    rows = []
+    for level, step in (("low", 1), ("moderate", 2), ("high", 3), ("full", 4)):
+        for app, package in (("facebook", "com.facebook.katana"), ("earth", "com.google.earth")):
+            for i, cls in enumerate(("sqlite", "sqlite", "other", "other")):
+                dof = 700 * step if cls == "sqlite" else 1 + i % 2
+                path = f"/data/data/{package}/f{i}"
+                rows.append(f"1,{level},{app},{package},{path},{cls},4096,4096,{dof},{dof},{dof}")
+    header = "rep,level,app,package,path,class,size_bytes,allocated_bytes,fragments,extents,dof"
+    return write_csv(run / "filldelete/ext4/dof.csv", header, rows)
+
+
+def janusd_throughput(run: Path) -> Path:
+    """The model's grid, DoF_P 0 and 0.5 at the same throughput (four planes already
+    outrun the host link)."""
+    rows = []
+    for planes, dof_p in ((8, 0), (4, 0.5), (2, 0.75)):
+        for dof_l in (1, 2, 4, 8):
+            mb_s = (100 if planes >= 4 else 60) / (1 + 0.1 * (dof_l - 1))
+            rows.append(f"{dof_l},{planes},{dof_p},{dof_l},524288,{512 / mb_s:.3f},{mb_s:.3f}")
+    header = "dof_l,planes_used,dof_p,read_requests,read_bytes,modeled_ms,throughput_mb_s"
+    return write_csv(run / "janusd/throughput.csv", header, rows)
+
+
+def e4defrag_dof(run: Path) -> Path:
+    rows = []
+    for level in ("low", "high"):
+        for threads in (1, 10):
+            for method in ("e4defrag", "janusdL"):
+                for phase in ("before_defrag", "after_defrag"):
+                    dof = 2 * threads if phase == "before_defrag" else 1
+                    rows.append(f"1,{level},{threads},{method},{phase},f0,{dof}")
+    return write_csv(
+        run / "treat/e4defrag/dof.csv", "rep,level,threads,method,phase,path,dof", rows
+    )
+
+
+def janusd_launch(run: Path) -> Path:
+    rows = [
+        f"7,{day},{package},{phase},100,1000000,{200 + day + (50 if phase[0] == 'b' else 0)}"
+        for day in (1, 2, 3)
+        for package in ("com.android.chrome", "com.twitter.android")
+        for phase in ("before_defrag", "after_defrag")
+    ]
+    header = "interval_days,day,package,phase,read_requests,read_bytes,modeled_ms"
+    return write_csv(run / "janusd/recurring/launch.csv", header, rows)
+
+
+def appenders(run: Path) -> list[Path]:
+    layout, dof = [], []
+    for fs in ("ext4", "f2fs"):
+        for writers in (1, 5):
+            for w in range(writers):
+                for fragment in range(3):
+                    start = fragment * 40 + w * 5
+                    layout.append(f"{fs},{writers},1,writer{w}.db,{fragment},0,{start},4")
+                dof.append(f"{fs},{writers},1,writer{w}.db,sqlite,{3 if writers > 1 else 1}")
+    return [
+        write_csv(
+            run / "concurrent-appenders/layout.csv",
+            "fs,writers,rep,path,fragment,logical_bytes,start_block,length_blocks",
+            layout,
+        ),
+        write_csv(run / "concurrent-appenders/dof.csv", "fs,writers,rep,path,class,dof", dof),
+    ]
+
+
+FIXTURES = {
+    "tmc-fig03-sqlite-share": lambda run: [autoage_dof(run)],
+    "tmc-fig02a-dof-cdf": lambda run: [autoage_dof(run)],
+    "tmc-fig05a-dof-by-class": lambda run: [autoage_dof(run)],
+    "tmc-fig07-utilization": lambda run: [filldelete_dof(run)],
+    "janusd-fig07-throughput": lambda run: [janusd_throughput(run)],
+    "tmc-fig17a-e4defrag-dof": lambda run: [e4defrag_dof(run)],
+    "janusd-fig04-launch-time": lambda run: [janusd_launch(run)],
+    "tmc-fig06-layout": appenders,
+}
+
+
+# --- drawing a figure as rule figure does, and reading it back ----------------------------
+
+
+def render(stem: str, tmp_path: Path, reference: bool = True) -> tuple[Path, Path]:
+    """The figure's PDF and PNG from its fixture tables, with the stamp and (unless
+    `reference` is false) the reference table rule figure hands over."""
+    run = tmp_path / "results"
+    tables = FIXTURES[stem](run)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MOBIFRAG_")}
+    env["MOBIFRAG_FIGURE_STAMP"] = provenance.stamp_text(provenance.figure_stamp(STAMP_RECORD))
+    if reference:
+        # what `python -m mobifrag.report.figure_reference` writes (the CLI test runs it)
+        table = tmp_path / f"{stem}-paper.csv"
+        claims = figure_reference.figure_claims(CLAIMS, stem)
+        rows = figure_reference.reference_rows(claims, run, "qemu")
+        write_table(table, figure_reference.COLUMNS, rows)
+        env["MOBIFRAG_FIGURE_REFERENCE"] = str(table)
+    pdf, png = tmp_path / f"{stem}.pdf", tmp_path / f"{stem}.png"
+    script = REPO / "paper-figures" / f"{stem}.R"
+    drawn = subprocess.run(
+        ["Rscript", str(script), str(pdf), str(png), *map(str, tables)],
+        cwd=tmp_path, capture_output=True, text=True, env=env,
+    )  # fmt: skip
+    assert drawn.returncode == 0, drawn.stderr
+    return pdf, png
+
+
+def pdf_streams(path: Path) -> list[str]:
+    """The content streams of a PDF R's pdf device wrote (Flate-compressed or not)."""
+    streams = []
+    for raw in re.findall(rb"stream\r?\n(.*?)endstream", path.read_bytes(), re.S):
+        with contextlib.suppress(zlib.error):  # an uncompressed stream
+            raw = zlib.decompress(raw)
+        streams.append(raw.decode("latin-1"))
+    return streams
+
+
+def unescape(text: str) -> str:
+    text = re.sub(r"\\([0-7]{3})", lambda m: chr(int(m[1], 8)), text)
+    return re.sub(r"\\(.)", r"\1", text)
+
+
+def pdf_texts(path: Path) -> list[str]:
+    """Every string the PDF draws (Tj, or a kerned TJ array joined), one per line of text."""
+    texts = []
+    for stream in pdf_streams(path):
+        for array, single in re.findall(r"\[(.*?)\]\s*TJ|\(((?:\\.|[^\\)])*)\)\s*Tj", stream):
+            if single or not array:
+                texts.append(unescape(single))
+            else:
+                texts.append(
+                    "".join(unescape(p) for p in re.findall(r"\(((?:\\.|[^\\)])*)\)", array))
+                )
+    return texts
+
+
+def pdf_fill_colours(path: Path) -> set[tuple[float, float, float]]:
+    return {
+        tuple(float(v) for v in m)
+        for stream in pdf_streams(path)
+        for m in re.findall(r"([\d.]+) ([\d.]+) ([\d.]+) scn", stream)
+    }
+
+
+def rgb(hex_colour: str) -> tuple[float, float, float]:
+    """A colour as the PDF writes it (three decimals)."""
+    return tuple(round(int(hex_colour[i : i + 2], 16) / 255, 3) for i in (1, 3, 5))
+
+
+def png_rows(path: Path) -> list[bytes]:
+    """The RGB rows of an 8-bit RGB or RGBA PNG, unfiltered (RFC 2083)."""
+    data = path.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    pos, idat, header = 8, b"", None
+    while pos < len(data):
+        (length,) = struct.unpack(">I", data[pos : pos + 4])
+        kind, body = data[pos + 4 : pos + 8], data[pos + 8 : pos + 8 + length]
+        if kind == b"IHDR":
+            header = struct.unpack(">IIBBBBB", body)
+        elif kind == b"IDAT":
+            idat += body
+        pos += 12 + length
+    width, height, depth, colour, _, _, interlace = header
+    assert depth == 8 and colour in (2, 6) and not interlace, header
+    channels = 3 if colour == 2 else 4
+    raw, stride, rows, prior = (
+        zlib.decompress(idat),
+        width * channels,
+        [],
+        bytearray(width * channels),
+    )
+    for y in range(height):
+        kind, line = (
+            raw[y * (stride + 1)],
+            bytearray(raw[y * (stride + 1) + 1 : (y + 1) * (stride + 1)]),
+        )
+        for x in range(stride):
+            left = line[x - channels] if x >= channels else 0
+            up, corner = prior[x], prior[x - channels] if x >= channels else 0
+            if kind == 1:
+                line[x] = (line[x] + left) & 255
+            elif kind == 2:
+                line[x] = (line[x] + up) & 255
+            elif kind == 3:
+                line[x] = (line[x] + (left + up) // 2) & 255
+            elif kind == 4:
+                p = left + up - corner
+                pa, pb, pc = abs(p - left), abs(p - up), abs(p - corner)
+                best = left if pa <= pb and pa <= pc else up if pb <= pc else corner
+                line[x] = (line[x] + best) & 255
+        rows.append(bytes(b for x, b in enumerate(line) if x % channels < 3))
+        prior = line
+    return rows
+
+
+# --- the paper's values on every figure that shows a claim ------------------------------
+
+
+def test_every_figure_with_a_claim_gets_each_claims_paper_value_and_band(tmp_path):
+    for stem in REGISTRY:
+        claims = figure_reference.figure_claims(CLAIMS, stem)
+        rows = figure_reference.reference_rows(claims, tmp_path, "qemu")
+        assert [r["id"] for r in rows] == [c["id"] for c in claims], stem
+        for claim, row in zip(claims, rows, strict=True):
+            paper = claim.get("paper_value")
+            assert row["paper_value"] == ("NA" if paper is None else f"{paper:.6g}"), claim["id"]
+            assert row["paper_text"].startswith("paper"), claim["id"]
+            assert row["measured_text"] == "here: not measured"  # no tables in tmp_path
+            assert row["label"] and not re.search(r"\b(fig|tab)\d|tmc-|janusd-", row["label"])
+
+
+def test_reference_table_cli_writes_one_row_per_claim(tmp_path):
+    out = tmp_path / "ref.csv"
+    stem = "tmc-fig07-utilization"
+    run = subprocess.run(
+        [sys.executable, "-m", "mobifrag.report.figure_reference", "--figure", stem,
+         "--claims", "config/claims.yaml", "--results", str(tmp_path), "--out", str(out)],
+        cwd=REPO, capture_output=True, text=True,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    with open(out, newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    assert len(rows) == len(figure_reference.figure_claims(CLAIMS, stem)) == 6
+    assert tuple(rows[0]) == figure_reference.COLUMNS
+
+
+def test_claim_labels_are_words():
+    assert figure_reference.claim_label("tmc-fig14a-prealloc-128k-reduces-dof") == (
+        "Prealloc 128 KiB reduces DoF"
+    )
+    assert figure_reference.claim_label("tmc-fig07-non-sqlite-unfragmented-at-low") == (
+        "Non-SQLite unfragmented at low"
+    )
+    assert figure_reference.number_text(276480) == "276,480"
+
+
+def test_every_figure_saves_through_the_shared_theme():
+    # save_figure (theme.R) draws the claims panel and the stamp; a script that saved its
+    # plot itself would draw neither.
+    for stem in REGISTRY:
+        script = (REPO / "paper-figures" / f"{stem}.R").read_text()
+        assert len(re.findall(r"\bsave_figure\(", script)) == 1, stem
+        assert not re.search(r"\b(ggsave|pdf|png|dev\.off)\(", script), stem
+
+
+@needs_r
+def test_every_figure_with_a_claim_draws_the_paper_beside_this_run(tmp_path):
+    # For every registered figure with a claim: its reference table (no tables measured
+    # here), and the panel theme.R draws from it, built; one band per claim, one paper
+    # diamond per claim with a paper value, the "paper" mark on the axis.
+    tables = []
+    for stem in REGISTRY:
+        claims = figure_reference.figure_claims(CLAIMS, stem)
+        if claims:
+            table = tmp_path / f"{stem}.csv"
+            rows = figure_reference.reference_rows(claims, tmp_path, "qemu")
+            write_table(table, figure_reference.COLUMNS, rows)
+            with_paper = sum(c.get("paper_value") is not None for c in claims)
+            tables.append((stem, table, len(claims), with_paper))
+    assert len(tables) >= 35
+    script = """
+    source("paper-figures/theme.R")
+    for (path in commandArgs(TRUE)) {
+      built <- ggplot_build(reference_panel(figure_reference(path)))
+      layers <- vapply(built$plot$layers, function(l) class(l$geom)[[1]], "")
+      bands <- nrow(built$data[[which(layers == "GeomSegment")]])
+      diamonds <- sum(vapply(which(layers == "GeomPoint"), function(i) {
+        sum(built$data[[i]]$shape == 18)
+      }, numeric(1)))
+      axis <- built$layout$panel_params[[1]]$x.sec$get_labels()
+      cat(basename(path), bands, diamonds, paste(axis, collapse = "/"), "\\n")
+    }
+    """
+    run = subprocess.run(
+        ["Rscript", "-e", script, *(str(t[1]) for t in tables)],
+        cwd=REPO, capture_output=True, text=True,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    drawn = {line.split()[0]: line.split()[1:] for line in run.stdout.splitlines()}
+    for stem, table, claims, with_paper in tables:
+        assert drawn[table.name] == [str(claims), str(with_paper), "paper"], stem
+
+
+@needs_r
+def test_a_figure_shows_the_papers_numbers_and_this_runs(tmp_path):
+    pdf, _ = render("tmc-fig03-sqlite-share", tmp_path)
+    texts = pdf_texts(pdf)
+    # the claims panel: each claim's label, the paper's value and band, this run's value
+    assert "Fragmented SQLite files small" in texts
+    assert "paper 276,480, band [138,240, 414,720]" in texts  # config/claims.yaml's numbers
+    assert "paper 0.45, band [0.225, 0.675]" in texts
+    assert any(t.startswith("here ") and "(single run): " in t for t in texts)
+    # the paper's share marked on the figure's own SQLite bar, and the axis of the panel
+    assert texts.count("paper") >= 2
+
+    bare, _ = render("tmc-fig03-sqlite-share", tmp_path / "bare", reference=False)
+    assert not [t for t in pdf_texts(bare) if t.startswith("paper")]
+
+
+# --- the stamp fits the narrowest figure -------------------------------------------------
+
+
+def figure_widths() -> dict[str, float]:
+    """Each registered figure's width in inches, as its script saves it (7 by default)."""
+    widths = {}
+    for stem in REGISTRY:
+        call = re.search(
+            r"save_figure\((.*?)\)\s*$", (REPO / "paper-figures" / f"{stem}.R").read_text(), re.S
+        )
+        width = re.search(r"width = ([\d.]+)", call[1])
+        widths[stem] = float(width[1]) if width else 7.0
+    return widths
+
+
+@needs_r
+@pytest.mark.parametrize("reference", [False, True], ids=["alone", "with-claims-panel"])
+def test_the_stamp_fits_the_narrowest_figure(tmp_path, reference):
+    widths = figure_widths()
+    narrowest = min(widths, key=widths.get)
+    assert narrowest in FIXTURES, f"{narrowest} is the narrowest figure: give it a fixture"
+    pdf, png = render(narrowest, tmp_path, reference)
+    rows = png_rows(png)
+    # Text cut off at the figure's edge leaves ink there; every figure has a white margin
+    # (theme_bw's 5.5 pt, 11 px at 150 dpi) on all four sides.
+    margin = 6
+    white = b"\xff" * 3
+    edges = (
+        [row[: 3 * margin] + row[-3 * margin :] for row in rows] + rows[:margin] + rows[-margin:]
+    )
+    inked = [i for i, edge in enumerate(edges) if edge != white * (len(edge) // 3)]
+    assert not inked, f"{narrowest}: ink at the edge (stamp or caption cut off)"
+    # and the whole stamp is drawn, broken at its bars where one line does not fit
+    starts = ("mobifrag ", "emulator-emmc", "quick", "seed ", "run ")
+    stamp = " | ".join(t for t in pdf_texts(pdf) if t.startswith(starts))
+    fields = ("mobifrag 0123456789ab+modified", "emulator-emmc", "quick", "seed 20170712")
+    assert all(field in stamp for field in (*fields, "run 2026-11-25")), stamp
+
+
+# --- series, axes, colours and labels ---------------------------------------------------
+
+
+@needs_r
+def test_janusd_fig07_has_the_papers_two_panels_and_no_hidden_series(tmp_path):
+    pdf, _ = render("janusd-fig07-throughput", tmp_path)
+    texts = pdf_texts(pdf)
+    assert "(a) low DoF_P (below 0.5)" in texts and "(b) high DoF_P (0.5 and above)" in texts
+    # DoF_P 0 and 0.5 run at the same throughput: in panels of their own, each in its
+    # colour; the paper's 75 % cut at DoF_L 8 (claims.yaml's 0.25) marked in panel (a)
+    colours = pdf_fill_colours(pdf)
+    assert {rgb("#E69F00"), rgb("#56B4E9"), rgb("#009E73")} <= colours
+    assert "paper" in texts
+
+
+@needs_r
+def test_tmc_fig07_draws_dof_on_a_log_axis(tmp_path):
+    pdf, _ = render("tmc-fig07-utilization", tmp_path)
+    texts = pdf_texts(pdf)
+    # DoF 1 to 2,800 on one axis: decades, not a linear scale from 0
+    assert {"1", "10", "100", "1000"} <= set(texts)
+    assert "0" not in texts
+    assert "mean DoF (log scale)" in texts
+    assert {"Facebook", "Google Earth"} <= set(texts)
+
+
+@needs_r
+def test_tmc_fig05a_draws_sqlite_in_a_strong_colour_and_no_yellow(tmp_path):
+    pdf, _ = render("tmc-fig05a-dof-by-class", tmp_path)
+    colours = pdf_fill_colours(pdf)
+    assert rgb("#D55E00") in colours  # SQLite, vermillion
+    assert rgb("#F0E442") not in colours  # the palette's yellow, hard to see on white
+    assert "SQLite" in pdf_texts(pdf) and "sqlite" not in pdf_texts(pdf)
+
+
+@needs_r
+@pytest.mark.parametrize(
+    ("stem", "words", "identifiers"),
+    [
+        ("tmc-fig17a-e4defrag-dof", ["before defragmentation", "after e4defrag"],
+         ["before_defrag"]),
+        ("janusd-fig04-launch-time", ["Chrome", "Twitter", "after defragmentation"],
+         ["android.chrome", "twitter.android", "after_defrag"]),
+        ("tmc-fig06-layout", ["thread 1", "thread 5", "file written by"], ["writer0.db"]),
+    ],
+)  # fmt: skip
+def test_figures_label_in_words_not_identifiers(tmp_path, stem, words, identifiers):
+    texts = pdf_texts(render(stem, tmp_path, reference=False)[0])
+    assert set(words) <= set(texts), stem
+    assert not set(identifiers) & set(texts), stem
+
+
+@needs_r
+def test_app_names_cover_every_scenario_and_package():
+    script = (
+        'source("paper-figures/theme.R"); cat(names(app_names), sep = "\\n"); cat("--\\n");'
+        ' cat(paste(names(app_packages), app_packages), sep = "\\n")'
+    )
+    run = subprocess.run(["Rscript", "-e", script], cwd=REPO, capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    names, packages = run.stdout.split("--\n")
+    scenarios = [yaml.safe_load(p.read_text()) for p in (REPO / "traces/scenarios").glob("*.yaml")]
+    apps = [s for s in scenarios if s and s.get("kind") == "app"]
+    game = yaml.safe_load((REPO / "traces/launch/game.yaml").read_text())
+    assert set(names.split()) == {a["app"] for a in apps} | {game["app"]}
+    assert set(packages.strip().splitlines()) == {f"{a['package']} {a['app']}" for a in apps}
+
+
+# --- a figure waits only for what it draws ------------------------------------------------
+
+
+def test_stamp_record_names_the_run_without_its_kernel(tmp_path):
+    config = tmp_path / "config.json"
+    config.write_text(json.dumps({"device": "emulator-emmc", "scale": "test", "seed": 7}))
+    out = tmp_path / "figure-stamp.json"
+    assert provenance.main(["--stamp-record", str(config), "--out", str(out)]) == 0
+    record = json.loads(out.read_text())
+    assert "kernel" not in record
+    stamp = provenance.figure_stamp(record)
+    assert (stamp["device"], stamp["scale"], stamp["seed"]) == ("emulator-emmc", "test", "7")
+    assert stamp["commit"] == provenance.git_commit()
+
+
+def test_a_model_only_figure_needs_no_kernel():
+    # janusd Fig. 7 is drawn from ftl-sim alone: planned from nothing, it must not wait
+    # for the emulator kernel (nor provenance.json, which records it).
+    figure = "paper-figures/emulator-emmc/test/janusd-fig07-throughput.png"
+    plan = snakemake("-n", "--forceall", figure, "--config", "scale=test")
+    jobs = planned_jobs(plan.stdout)
+    assert {"janusd_throughput", "figure_stamp", "figure"} <= set(jobs)
+    assert not {"kernel_emulator", "provenance"} & set(jobs), jobs
