@@ -45,23 +45,40 @@ def mean_dof(dof, writers):
 
 # ext4 serves a file's first 64 KiB (mb_stream_req = 16 blocks) from the locality group
 # preallocation of the CPU that allocates, and the rest from the inode's own
-# preallocation; past 64 KiB a single appender's file grows in one piece. Each group
-# preallocates 512 blocks (mb_group_prealloc) at a time, away from the others.
+# preallocations, each one contiguous range sized to the file's next power of two
+# (64-128 KiB, then 128-256 KiB at the test scale's 256 KiB). Each group preallocates 512
+# blocks (mb_group_prealloc) at a time, away from the others.
 STREAM_BYTES = 64 * 1024
 GROUP_PREALLOC_BLOCKS = 512
+TEST_FILE_BYTES = 256 * 1024
 
 
 def fragments_past_stream(layout, writers):
     per_file = defaultdict(int)
     for r in layout:
-        if r["writers"] == str(writers) and int(r["logical_bytes"]) >= STREAM_BYTES:
+        if (
+            r["fs"] == "ext4"
+            and r["writers"] == str(writers)
+            and int(r["logical_bytes"]) >= STREAM_BYTES
+        ):
             per_file[r["path"]] += 1
     return per_file
 
 
-def test_single_writer_grows_in_one_piece_past_the_stream_threshold(fig06):
+def inode_preallocations(file_bytes):
+    """The inode preallocations a file of FILE_BYTES takes past the stream threshold:
+    one per doubling of its size from 64 KiB."""
+    return (file_bytes // STREAM_BYTES).bit_length() - 1
+
+
+def test_single_writer_grows_from_its_own_preallocations_past_the_stream_threshold(fig06):
+    # Each preallocation is one piece; the next usually adjoins the last, but not
+    # always: a fresh clone's CI run (2026-12-02) found the 256 KiB file past 64 KiB in
+    # 2 pieces, a run here in 1.
     _, layout = fig06
-    assert fragments_past_stream(layout, 1) == {"writer0.db": 1}
+    pieces = fragments_past_stream(layout, 1)
+    assert set(pieces) == {"writer0.db"}
+    assert 1 <= pieces["writer0.db"] <= inode_preallocations(TEST_FILE_BYTES) == 2
 
 
 def locality_groups(layout, writers):
@@ -107,7 +124,7 @@ def test_five_writers_extents_interleave(fig06):
 
 def test_files_reach_their_size(fig06):
     dof, _ = fig06
-    assert {int(r["size_bytes"]) for r in dof} == {256 * 1024}
+    assert {int(r["size_bytes"]) for r in dof} == {TEST_FILE_BYTES}
 
 
 def test_figure_is_rendered(fig06):
