@@ -1,6 +1,7 @@
 # What a run produces: the figures of the registry, the tables the claims read, the
 # study's outputs for one device and scale.
 from mobifrag.report.claims import load_checks, load_claims
+from mobifrag.workflow.stages import reference_file
 
 FIGURE_REGISTRY = yaml.safe_load(
     Path(workflow.basedir, "paper-figures/registry.yaml").read_text()
@@ -61,5 +62,5 @@ def study_outputs(device, scale):
 
 def reference_verdicts(wildcards):
     """The committed reference run of the device and scale, where there is one."""
-    path = f"docs/reference/{wildcards.device}-{wildcards.scale}.csv"
+    path = reference_file(wildcards.device, wildcards.scale)
     return [path] if Path(workflow.basedir, path).is_file() else []

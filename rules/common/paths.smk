@@ -10,6 +10,7 @@ from mobifrag.workflow.profiles import ProfileError, load_device
 from mobifrag.workflow.sources import module_sources
 from mobifrag.workflow.stages import (
     FIGURES,
+    GUEST_JOB_BASE,
     PLATFORM_KEY_PATTERN,
     PLATFORM_RUNS,
     RESULTS,
