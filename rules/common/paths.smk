@@ -6,6 +6,7 @@ from pathlib import Path
 
 import yaml
 
+from mobifrag.platform.run import PlatformError, runner_of
 from mobifrag.workflow.profiles import ProfileError, load_device
 from mobifrag.workflow.sources import module_sources
 from mobifrag.workflow.stages import (
@@ -60,10 +61,18 @@ def device_profile(name):
         raise WorkflowError(str(error)) from None
 
 
+def device_runner(device):
+    """What the runner of a device's platform does (mobifrag/platform/run.py, RUNNERS):
+    the rules ask it rather than test the platform's type."""
+    try:
+        return runner_of(device_profile(device))
+    except PlatformError as error:
+        raise WorkflowError(str(error)) from None
+
+
 def wall_series(device):
     """What a figure calls its wall-time series: the time measured where the runs ran."""
-    on_phone = device_profile(device)["platform"]["type"] == "adb"
-    return "phone wall" if on_phone else "emulator wall"
+    return device_runner(device).wall_series_label
 
 
 def shipped_devices():
@@ -137,12 +146,12 @@ def mkfs_options(fs, *extra):
 def repetitions(scale, experiment, device=None):
     """Independent runs of an experiment: the scale's count for an experiment whose
     statistic varies between runs (config `repeated`, and `repeated_on_hardware` when
-    the device is a phone; `repetitions_of` names the experiments with a count of their
-    own), else one."""
-    on_phone = (
-        device is not None and device_profile(device)["platform"]["type"] == "adb"
+    the device is real hardware; `repetitions_of` names the experiments with a count of
+    their own), else one."""
+    on_hardware = device is not None and device_runner(device).on_hardware
+    repeated = config["repeated"] + (
+        config["repeated_on_hardware"] if on_hardware else []
     )
-    repeated = config["repeated"] + (config["repeated_on_hardware"] if on_phone else [])
     if experiment not in repeated:
         return [1]
     params = scale_params(scale)
