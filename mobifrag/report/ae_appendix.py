@@ -24,6 +24,7 @@ from mobifrag import REPO
 from mobifrag.release import OUTSIDE_INPUTS, version
 from mobifrag.report import reasons, reference
 from mobifrag.report.verdict import VERDICTS
+from mobifrag.workflow.claim_tables import measure_tables
 from mobifrag.workflow.stages import FIGURES, PLATFORM_RUNS, RESULTS, WORKLOADS, as_prose
 
 EVIDENCE = "evidence"
@@ -176,11 +177,7 @@ def selected(claim: dict, major: MajorClaim) -> bool:
 
 
 def claim_tables(claim: dict) -> list[str]:
-    found, measure = [], claim["measure"]
-    while measure:
-        found.append(measure["table"])
-        measure = measure.get("relative_to")
-    return found
+    return list(measure_tables(claim["measure"]))
 
 
 def experiment_of(table: str) -> Experiment | None:
