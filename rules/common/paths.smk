@@ -1,5 +1,6 @@
 # Paths and parameters shared by every stage: the venv, the stages' path patterns,
 # device profiles and their platform keys, scale presets, mkfs options.
+import functools
 import os
 import shlex
 from pathlib import Path
@@ -83,6 +84,8 @@ def shipped_devices():
     )
 
 
+# Once a planning: the key hashes the kernel's patches, and every job asks.
+@functools.cache
 def platform_key(device):
     """The platform a device's jobs run on (mobifrag/workflow/stages.py): a change of guest
     memory, vCPUs or kernel gives a new key, and so reruns the experiments."""
@@ -92,18 +95,27 @@ def platform_key(device):
     return stage_platform_key(device_profile(device)["platform"], kernel)
 
 
-def platform_device(key):
-    """The device profile a platform's jobs name: the first of devices/ (by name) on the
-    platform `key`, whichever device the run is for, so a job's parameters do not change
-    with a device swap and its finished runs stay valid. A profile that does not load is
-    passed over here; it fails where it is the run's device."""
+@functools.cache
+def platform_devices():
+    """Platform key → the first device profile of devices/ (by name) on it, found once a
+    planning. A profile that does not load is passed over here; it fails where it is the
+    run's device."""
+    devices = {}
     for device in shipped_devices():
         try:
-            if platform_key(device) == key:
-                return device
+            devices.setdefault(platform_key(device), device)
         except WorkflowError:
             continue
-    raise WorkflowError(f"no device profile in devices/ runs on platform {key}")
+    return devices
+
+
+def platform_device(key):
+    """The device profile a platform's jobs name: the first of devices/ on the platform
+    `key`, whichever device the run is for, so a job's parameters do not change with a
+    device swap and its finished runs stay valid."""
+    if key not in platform_devices():
+        raise WorkflowError(f"no device profile in devices/ runs on platform {key}")
+    return platform_devices()[key]
 
 
 # A device, a scale and a platform key are single path components, so the stages'
