@@ -24,6 +24,7 @@ import json
 import os
 import signal
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -161,15 +162,58 @@ def run_on_device(profile: dict, spec: JobSpec, out: Path, console: Path) -> str
         raise PlatformError(str(error)) from None
 
 
-RUNNERS = {"qemu": run_in_emulator, "adb": run_on_device}
+@dataclass(frozen=True)
+class Runner:
+    """A platform type's runner and what the workflow plans around it: the rules ask
+    these (rules/common/guest.smk, devices.smk, paths.smk), never the type's name."""
+
+    run: Callable[[dict, JobSpec, Path, Path], str]
+    # Each job formats the device's one test partition, so one job runs at a time
+    # (the run's resource adb_jobs=1).
+    exclusive_device: bool
+    # The guest's vCPUs are host threads: a job holds host cores (resource host_load),
+    # and an experiment may give its guests vCPUs of their own (config guest_cpus).
+    holds_host_cpu: bool
+    # What a figure calls the wall time measured where the runs ran.
+    wall_series_label: str
+    # The platform boots a kernel image the workflow builds (rules/infra/kernel.smk);
+    # else the device's own kernel, flashed where its profile says flash_kernel.
+    boots_built_kernel: bool
+    # Real hardware, whose runs vary more: config repeated_on_hardware repeats.
+    on_hardware: bool
+
+
+RUNNERS = {
+    "qemu": Runner(
+        run=run_in_emulator,
+        exclusive_device=False,
+        holds_host_cpu=True,
+        wall_series_label="emulator wall",
+        boots_built_kernel=True,
+        on_hardware=False,
+    ),
+    "adb": Runner(
+        run=run_on_device,
+        exclusive_device=True,
+        holds_host_cpu=False,
+        wall_series_label="phone wall",
+        boots_built_kernel=False,
+        on_hardware=True,
+    ),
+}
+
+
+def runner_of(profile: dict) -> Runner:
+    """The runner of a loaded device profile's platform type."""
+    kind = profile["platform"]["type"]
+    if kind not in RUNNERS:
+        raise PlatformError(f"device {profile['name']}: no runner for platform type {kind!r}")
+    return RUNNERS[kind]
 
 
 def run(device: str, spec: JobSpec, out: Path, console: Path) -> str:
     profile = load_device(device)
-    kind = profile["platform"]["type"]
-    if kind not in RUNNERS:
-        raise PlatformError(f"device {device}: no runner for platform type {kind!r}")
-    return RUNNERS[kind](profile, spec, out, console)
+    return runner_of(profile).run(profile, spec, out, console)
 
 
 def positive_cpus(text: str) -> int:

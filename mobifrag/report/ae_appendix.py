@@ -24,6 +24,8 @@ from mobifrag import REPO
 from mobifrag.release import OUTSIDE_INPUTS, version
 from mobifrag.report import reasons, reference
 from mobifrag.report.verdict import VERDICTS
+from mobifrag.workflow.claim_tables import measure_tables
+from mobifrag.workflow.stages import FIGURES, PLATFORM_RUNS, RESULTS, WORKLOADS, as_prose
 
 EVIDENCE = "evidence"
 # The run the experiments' times come from: docs/measurements.md, "The quick study with
@@ -175,11 +177,7 @@ def selected(claim: dict, major: MajorClaim) -> bool:
 
 
 def claim_tables(claim: dict) -> list[str]:
-    found, measure = [], claim["measure"]
-    while measure:
-        found.append(measure["table"])
-        measure = measure.get("relative_to")
-    return found
+    return list(measure_tables(claim["measure"]))
 
 
 def experiment_of(table: str) -> Experiment | None:
@@ -350,7 +348,7 @@ def description(facts) -> list[str]:
         "",
         "An x86_64 Linux machine with 2 cores, 8 GiB of memory and 20 GB of free disk runs "
         "every scale but `paper`. A guest (1 vCPU, 1 GiB) peaked at 1.2 GiB resident and the "
-        "quick run at 3.2 GiB on the host; `results/<device>/quick/` reached 3.7 GB "
+        f"quick run at 3.2 GiB on the host; `{as_prose(RESULTS, scale='quick')}/` reached 3.7 GB "
         "(2026-11-23). The paper scale's aging set peaked at 3.5 GiB and 15.5 GB "
         "(2026-11-25). No KVM is needed; with it the guests run faster (not measured). A "
         "HiKey960 board or a rooted Android phone is optional (customization below).",
@@ -410,13 +408,13 @@ def workflow_section(facts) -> list[str]:
         "",
         "`make reproduce [DEVICE=<profile>] [SCALE=<scale>]` runs `snakemake all` "
         f"(defaults `{facts['default_device']}`, `{facts['default_scale']}`). Data flows one "
-        "way: workloads (`results/workloads/<scale>/`) → guest or phone runs, block traces "
-        "and extent snapshots (`results/platform/<key>/<scale>/`) → the device model "
-        "(ftl-sim) and tables (`results/<device>/<scale>/`) → figures "
-        "(`paper-figures/<device>/<scale>/`) → `claims.md`, `claims.csv` and `report.html`. "
+        f"way: workloads (`{as_prose(WORKLOADS)}/`) → guest or phone runs, block traces "
+        f"and extent snapshots (`{as_prose(PLATFORM_RUNS, platform='<key>')}/`) → the device "
+        f"model (ftl-sim) and tables (`{as_prose(RESULTS)}/`) → figures "
+        f"(`{as_prose(FIGURES)}/`) → `claims.md`, `claims.csv` and `report.html`. "
         "Each experiment runs in a fresh guest on a fresh disk image (mkfs only ever touches "
         "images the run created); an interrupted run resumes where it stopped. One figure "
-        "and only what it needs: `snakemake paper-figures/<device>/<scale>/<stem>.pdf`; one "
+        f"and only what it needs: `snakemake {as_prose(FIGURES)}/<stem>.pdf`; one "
         "set of checks: `make check CHECK=<name>`.",
         "",
     ]
@@ -500,7 +498,7 @@ def evaluation(claims: list[dict], references: list[reference.Table]) -> list[st
         "## Evaluation and expected results",
         "",
         "`make reproduce` ends by printing the summary line of "
-        "`results/<device>/<scale>/claims.md`; open `results/<device>/<scale>/report.html` "
+        f"`{as_prose(RESULTS)}/claims.md`; open `{as_prose(RESULTS)}/report.html` "
         "first: counts per paper and per check, each claim not reproduced with its reason, "
         "every figure, and the comparison with the reference run. A claim is *reproduced* "
         "when the 95 % interval of its measured median lies inside its band (the catalogue "

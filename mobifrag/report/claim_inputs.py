@@ -17,7 +17,7 @@ from pathlib import Path
 
 import yaml
 
-from mobifrag.report.claims import LOADER
+from mobifrag.workflow.claim_tables import LOADER, measure_tables
 
 # The claim's own fields that decide its verdict (prose, figure and history do not).
 DECIDING_FIELDS = (
@@ -88,17 +88,11 @@ class InputsError(ValueError):
     """A claim whose experiment's inputs are unknown; the message names it."""
 
 
-def tables(measure: dict) -> Iterator[str]:
-    yield measure["table"]
-    if "relative_to" in measure:
-        yield from tables(measure["relative_to"])
-
-
 def claim_tables(claim: dict) -> list[str]:
-    found = list(tables(claim["measure"]))
+    found = list(measure_tables(claim["measure"]))
     for key in ("regime", "platform_limit"):
         if key in claim:
-            found += tables(claim[key]["measure"])
+            found += measure_tables(claim[key]["measure"])
     return found
 
 

@@ -27,9 +27,6 @@ from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
-import jsonschema
-import yaml
-
 from mobifrag import REPO
 from mobifrag.report import reasons
 from mobifrag.report.on_hardware import TwinError, as_judged, check_twins
@@ -50,11 +47,13 @@ from mobifrag.report.verdict import (
     judge,
 )
 from mobifrag.workflow.atomic import write_table
-
-SCHEMA = REPO / "config" / "claims.schema.yaml"
-# libyaml's safe loader where PyYAML has it: the claims file is read by every report
-# and by the lock, and the pure-Python parser takes seconds on it.
-LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+from mobifrag.workflow.claim_tables import (
+    EVIDENCE,
+    ClaimsError,
+    checks_of,
+    kind,
+    read_claims_file,
+)
 
 STATISTICS = {
     "mean": statistics.fmean,
@@ -77,10 +76,6 @@ THRESHOLD_STATISTICS = {
 # shown, never judged.
 UNJUDGED_BASES = {"qemu": {"emulator_wall"}, "adb": set()}
 
-# The kind of claim that judges a paper's result; the others (mechanism, input,
-# calibrated) are listed apart and not counted.
-EVIDENCE = "evidence"
-
 # The column that numbers a table's independent repetitions of its experiment.
 REPETITION = "rep"
 
@@ -100,10 +95,6 @@ __all__ = [
     "load_claims",
     "main",
 ]
-
-
-class ClaimsError(ValueError):
-    """A claims file or result table that cannot be used; the message names it."""
 
 
 @dataclass(frozen=True)
@@ -133,53 +124,14 @@ def load_claims(path: Path) -> list[dict]:
 
 
 def load_checks(path: Path) -> dict[str, list[dict]]:
-    """Check name → its claims: the ids it lists, in its order, or the evidence claims
-    its rule selects (sources starting with one of `sources`, of one of `basis`)."""
-    data = load_claims_file(path)
-    by_id = {c["id"]: c for c in data["claims"]}
-    checks = {}
-    for name, selector in data.get("checks", {}).items():
-        if isinstance(selector, dict):
-            checks[name] = selected_by_rule(data["claims"], selector)
-            if not checks[name]:
-                raise ClaimsError(f"{path}: check {name}: its rule selects no claim")
-            continue
-        unknown = [i for i in selector if i not in by_id]
-        if unknown:
-            raise ClaimsError(f"{path}: check {name}: no claim {', '.join(unknown)}")
-        checks[name] = [by_id[i] for i in selector]
-    return checks
-
-
-def selected_by_rule(claims: list[dict], rule: dict) -> list[dict]:
-    return [
-        c
-        for c in claims
-        if kind(c) == EVIDENCE
-        and c["source"].startswith(tuple(rule["sources"]))
-        and ("basis" not in rule or c["basis"] in rule["basis"])
-    ]
-
-
-def kind(claim: dict) -> str:
-    return claim.get("kind", EVIDENCE)
+    """Check name → its claims (mobifrag/workflow/claim_tables.py, checks_of)."""
+    return checks_of(load_claims_file(path), path)
 
 
 def load_claims_file(path: Path) -> dict:
-    try:
-        data = yaml.load(Path(path).read_text(), Loader=LOADER)
-    except (OSError, yaml.YAMLError) as error:
-        raise ClaimsError(f"{path}: {error}") from None
-    schema = yaml.safe_load(SCHEMA.read_text())
-    errors = list(jsonschema.Draft202012Validator(schema).iter_errors(data))
-    if errors:
-        first = errors[0]
-        where = "/".join(str(p) for p in first.absolute_path) or "(top level)"
-        raise ClaimsError(f"{path}: {where}: {first.message}")
-    ids = [c["id"] for c in data["claims"]]
-    duplicates = sorted({i for i in ids if ids.count(i) > 1})
-    if duplicates:
-        raise ClaimsError(f"{path}: duplicate claim ids: {', '.join(duplicates)}")
+    """The claims file as planning reads it, each claim's kind, band and twins checked
+    as judging needs them."""
+    data = read_claims_file(path)
     for claim in data["claims"]:
         if kind(claim) != EVIDENCE and not claim.get("kind_reason", "").strip():
             raise ClaimsError(

@@ -33,7 +33,8 @@ import yaml
 
 from mobifrag import REPO
 from mobifrag.report.claim_inputs import InputsError, claim_parts
-from mobifrag.report.claims import LOADER, ClaimsError, load_claims_file
+from mobifrag.report.claims import ClaimsError, load_claims_file
+from mobifrag.workflow.claim_tables import LOADER
 
 CLAIMS = REPO / "config" / "claims.yaml"
 CONFIG = REPO / "config" / "config.yaml"

@@ -31,6 +31,7 @@ from mobifrag import REPO
 from mobifrag.report import ae_appendix, reference
 from mobifrag.report.claims import ClaimsError, describe_band, load_checks, load_claims
 from mobifrag.report.verdict import VERDICTS, band
+from mobifrag.workflow.stages import FIGURES, REFERENCE, REFERENCES, RESULTS, as_prose
 
 DEVICE = "emulator-emmc"
 SCALE = "quick"
@@ -237,11 +238,11 @@ def cell(text: str) -> str:
 
 
 def table_command(table: str) -> str:
-    return f"snakemake results/{DEVICE}/{SCALE}/{table}"
+    return f"snakemake {RESULTS.format(device=DEVICE, scale=SCALE)}/{table}"
 
 
 def figure_command(stem: str) -> str:
-    return f"snakemake paper-figures/{DEVICE}/{SCALE}/{stem}.pdf"
+    return f"snakemake {FIGURES.format(device=DEVICE, scale=SCALE)}/{stem}.pdf"
 
 
 def grouped(items, name):
@@ -269,7 +270,7 @@ def appendix(claims: list[dict], checks: dict[str, list[dict]], sources: str) ->
         "value, the band of measured values that reproduces it, how that band derives "
         "from the paper's number, and where in the paper the claim comes from. "
         "docs/methods.md says how a verdict is reached from the band; a run's "
-        f"`results/{DEVICE}/{SCALE}/claims.md` gives the verdicts.",
+        f"`{RESULTS.format(device=DEVICE, scale=SCALE)}/claims.md` gives the verdicts.",
         "",
         measured_times().note,
         "",
@@ -350,7 +351,7 @@ def figures_page(registry: dict, claims: list[dict], sources: str) -> str:
         "",
         f"{len(registry)} figures from `paper-figures/registry.yaml`, grouped by paper. "
         "Each is drawn by `paper-figures/<stem>.R` from the result tables listed under "
-        f"`results/<device>/<scale>/` and lands in `paper-figures/<device>/<scale>/<stem>.pdf` "
+        f"`{as_prose(RESULTS)}/` and lands in `{as_prose(FIGURES)}/<stem>.pdf` "
         "and `.png`; `snakemake all` renders them all. The commands name the default "
         f"device `{DEVICE}` and scale `{SCALE}`. docs/experiments.md says which experiment "
         "makes each table.",
@@ -441,7 +442,7 @@ def reference_counts(tables: list[reference.Table]) -> list[str]:
         cells = " | ".join(str(count[v]) for v in shown)
         lines.append(
             f"| {meta.get('device', '?')} | {meta.get('scale', '?')} "
-            f"| [{run}](docs/reference/{name}) | {sum(count.values())} | {cells} |"
+            f"| [{run}]({REFERENCES}/{name}) | {sum(count.values())} | {cells} |"
         )
     return lines
 
@@ -450,7 +451,7 @@ def reference_block(tables: list[reference.Table]) -> list[str]:
     if not tables:
         return [
             README_START,
-            "No reference run is committed yet: `docs/reference/<device>-<scale>.csv` will",
+            f"No reference run is committed yet: `{REFERENCES}/{as_prose(REFERENCE)}` will",
             "hold a fresh clone's run per emulator profile ([format](docs/reference/README.md)),",
             "these counts are written from it, and `make compare` lists where a run differs.",
             README_END,

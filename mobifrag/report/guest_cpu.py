@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from mobifrag.report.job_times import platform_folders
+from mobifrag.workflow import stages
 
 RECORD = "platform-run.json"
 
@@ -135,7 +136,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("scale", help="the scale whose runs to sum (test, quick, paper)")
     parser.add_argument("--platform", help="only this platform key's runs")
-    parser.add_argument("--results", type=Path, default=Path("results"))
+    parser.add_argument("--results", type=Path, default=Path(stages.ROOT))
     parser.add_argument("--phases", action="store_true", help="per kind of phase")
     args = parser.parse_args(argv)
     try:
@@ -147,7 +148,9 @@ def main(argv: list[str] | None = None) -> int:
         return print_phases(runs)
     rows = script_rows(runs)
     if not rows:
-        where = f"{args.results}/platform/{args.platform or '*'}/{args.scale}"
+        where = stages.stage_glob(
+            args.results, stages.PLATFORM_RUNS, platform=args.platform, scale=args.scale
+        )
         print(f"guest_cpu: no run with its CPU seconds recorded in {where}", file=sys.stderr)
         return 1
     print("script\truns\twall_min\tcpu_min\tbusy_percent")

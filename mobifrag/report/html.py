@@ -38,6 +38,7 @@ from mobifrag.report.claims import load_checks, load_claims
 from mobifrag.report.provenance import figure_stamp
 from mobifrag.report.verdict import VERDICTS
 from mobifrag.workflow.atomic import write_lines_atomic
+from mobifrag.workflow.claim_tables import measure_tables
 
 # A table the claims read is embedded in the page (a data URI to download) up to this
 # size, and the tables together up to the second, so the page stays quick to open and to
@@ -124,12 +125,8 @@ def measured_text(row: dict) -> str:
 
 def claim_tables(claim: dict | None) -> list[str]:
     """The result tables a claim reads, its measure's and its denominator's."""
-    tables: list[str] = []
     measure = (claim or {}).get("measure")
-    while measure:
-        tables.append(measure["table"])
-        measure = measure.get("relative_to")
-    return list(dict.fromkeys(tables))
+    return list(dict.fromkeys(measure_tables(measure))) if measure else []
 
 
 def counts_table(table_id: str, title: str, groups: dict[str, Counter], verdicts) -> str:

@@ -30,7 +30,8 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-BENCHMARKS = "benchmarks"
+from mobifrag.workflow import stages
+
 # A rule's name is a Python identifier; the file name goes on with "-" or ".".
 RULE = re.compile(r"\w+")
 
@@ -84,8 +85,8 @@ def read_job(path: Path, folder: Path) -> Job:
 
 
 def platform_folders(results: Path, scale: str, platform: str | None = None) -> list[Path]:
-    """results/platform/<key>/<scale> of every platform key (or of `platform`)."""
-    return sorted((results / "platform").glob(f"{platform or '*'}/{scale}"))
+    """The platform-run folder of a scale of every platform key (or of `platform`)."""
+    return stages.stage_folders(results, stages.PLATFORM_RUNS, scale=scale, platform=platform)
 
 
 def stage_folders(
@@ -93,17 +94,12 @@ def stage_folders(
 ) -> list[Path]:
     """The benchmarks folders of a scale: every platform's runs and every device's
     model stage (one of each with `device` or `platform`), then the workloads'."""
-    platforms = platform_folders(results, scale, platform)
-    devices = sorted(
-        folder
-        for folder in results.glob(f"{device or '*'}/{scale}")
-        if folder.parent.name not in ("platform", "workloads")
-    )
-    return [
-        folder / BENCHMARKS
-        for folder in [*platforms, *devices, results / "workloads" / scale]
-        if (folder / BENCHMARKS).is_dir()
+    folders = [
+        *platform_folders(results, scale, platform),
+        *stages.stage_folders(results, stages.RESULTS, scale=scale, device=device),
+        *stages.stage_folders(results, stages.WORKLOADS, scale=scale),
     ]
+    return [f / stages.BENCHMARKS for f in folders if (f / stages.BENCHMARKS).is_dir()]
 
 
 def collect(folders: list[Path]) -> list[Job]:
@@ -182,7 +178,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("scale", help="the scale whose jobs to sum (test, quick, paper)")
     parser.add_argument("--device", help="only this device's model stage")
     parser.add_argument("--platform", help="only this platform key's runs")
-    parser.add_argument("--results", type=Path, default=Path("results"))
+    parser.add_argument("--results", type=Path, default=Path(stages.ROOT))
     parser.add_argument(
         "--eta", metavar="DRYRUN", help="a `snakemake -n` output (- for stdin): time it has left"
     )
@@ -202,8 +198,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"job_times: {error}", file=sys.stderr)
         return 1
     if not jobs:
-        where = f"{args.results}/platform/*/{args.scale} or {args.results}/*/{args.scale}"
-        print(f"job_times: no benchmark files in {BENCHMARKS}/ of {where}", file=sys.stderr)
+        where = " or ".join(
+            str(stages.stage_glob(args.results, pattern, scale=args.scale))
+            for pattern in (stages.PLATFORM_RUNS, stages.RESULTS)
+        )
+        print(f"job_times: no benchmark files in {stages.BENCHMARKS}/ of {where}", file=sys.stderr)
         return 1
     if args.eta is not None:
         try:

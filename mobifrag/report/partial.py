@@ -34,9 +34,10 @@ from mobifrag.report.claims import (
     markdown,
     write_markdown,
 )
+from mobifrag.report.reference import reference_path
 from mobifrag.workflow.atomic import write_table
 from mobifrag.workflow.profiles import load_device
-from mobifrag.workflow.stages import FIGURES, RESULTS
+from mobifrag.workflow.stages import FIGURES, RESULTS, as_prose, run_of
 
 ERROR = re.compile(r"^Error in rule (?P<rule>[A-Za-z0-9_]+):")
 LOG = re.compile(r"^\s+log: (?P<logs>.+?)(?: \(check log file\(s\) for error details\))?$")
@@ -114,7 +115,7 @@ def write_report_html(results: Path, figures: Path, claims_path: Path) -> bool:
     if not provenance.is_file():
         return False
     charts = sorted(results.glob("claims-chart-*.png"))
-    reference = REPO / "docs" / "reference" / f"{results.parent.name}-{results.name}.csv"
+    reference = reference_path(*run_of(results))
     args = [
         *("--claims-csv", str(results / "claims.csv"), "--claims", str(claims_path)),
         *("--provenance", str(provenance), "--registry", str(REPO / "paper-figures/registry.yaml")),
@@ -132,8 +133,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--claims", type=Path, default=REPO / "config" / "claims.yaml")
     parser.add_argument("--snakemake-log", type=Path, help="default: the latest in .snakemake/log")
     parser.add_argument("--since", type=float, default=0.0, help="the run's start (epoch s)")
-    parser.add_argument("--results", type=Path, help="default: results/DEV/SCALE")
-    parser.add_argument("--figures", type=Path, help="default: paper-figures/DEV/SCALE")
+    parser.add_argument("--results", type=Path, help=f"default: {as_prose(RESULTS)}")
+    parser.add_argument("--figures", type=Path, help=f"default: {as_prose(FIGURES)}")
     args = parser.parse_args(argv)
     results = args.results or REPO / RESULTS.format(device=args.device, scale=args.scale)
     figures = args.figures or REPO / FIGURES.format(device=args.device, scale=args.scale)

@@ -15,11 +15,9 @@ import math
 from collections import Counter
 
 from mobifrag.report.verdict import CALIBRATED, INCONCLUSIVE, NOT_REPRODUCED, REPRODUCED
+from mobifrag.workflow.claim_tables import EVIDENCE, PAPERS
 
-# The papers, by claim-id prefix, in the order the reports list them.
-PAPERS = {"tmc": "TMC", "janusd": "janusd", "ars": "ARS", "ext4tune": "Ext4 tuning"}
 OTHER = "other"
-EVIDENCE = "evidence"
 # A verdict that needs no reason beside it.
 EXPLAINED_BY_ITSELF = {REPRODUCED, CALIBRATED}
 

@@ -33,8 +33,9 @@ from pathlib import Path
 from mobifrag import REPO
 from mobifrag.report.stability import StabilityError, value_text
 from mobifrag.report.verdict import VERDICTS
+from mobifrag.workflow import stages
 
-REFERENCES = REPO / "docs" / "reference"
+REFERENCES = REPO / stages.REFERENCES
 # The comment lines of a reference file, in the order they are written.
 HEADER_KEYS = ("device", "scale", "commit", "dirty", "run_date", "written", "source")
 # The summary line of an unfinished run's claims.md (mobifrag/report/partial.py).
@@ -64,7 +65,7 @@ class Table:
 
 
 def reference_path(device: str, scale: str, folder: Path | None = None) -> Path:
-    return Path(folder or REFERENCES) / f"{device}-{scale}.csv"
+    return Path(folder or REFERENCES) / stages.REFERENCE.format(device=device, scale=scale)
 
 
 def read_table(path: Path) -> Table:
@@ -264,9 +265,7 @@ def report(reference: Table, run: Table, rows: list[Difference]) -> str:
 
 def default_reference(run_csv: Path, folder: Path | None = None) -> Path:
     """docs/reference/<device>-<scale>.csv for results/<device>/<scale>/claims.csv."""
-    run_csv = Path(run_csv)
-    scale, device = run_csv.parent.name, run_csv.parent.parent.name
-    return reference_path(device, scale, folder)
+    return reference_path(*stages.run_of(Path(run_csv).parent), folder)
 
 
 def missing_reference(path: Path) -> ReferenceError:
@@ -286,18 +285,21 @@ def compare(run_csv: Path, reference: Path | None = None) -> tuple[Table, Table,
     return ref, run, differences(ref, run)
 
 
+DEFAULT_REFERENCE = f"{stages.REFERENCES}/{stages.as_prose(stages.REFERENCE)}"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     commands = parser.add_subparsers(dest="command", required=True)
     write = commands.add_parser("write", help="commit a run's claims.csv as the reference")
     write.add_argument("--from", dest="source", type=Path, required=True, help="claims.csv")
     write.add_argument("--provenance", type=Path, help="default: provenance.json beside it")
-    write.add_argument("--out", type=Path, help="default: docs/reference/<device>-<scale>.csv")
+    write.add_argument("--out", type=Path, help=f"default: {DEFAULT_REFERENCE}")
     write.add_argument("--allow-dirty", action="store_true")
     write.add_argument("--allow-unfinished", action="store_true")
     comp = commands.add_parser("compare", help="a run's verdicts against the reference")
     comp.add_argument("run", type=Path, help="the run's claims.csv")
-    comp.add_argument("--reference", type=Path, help="default: docs/reference/<device>-<scale>.csv")
+    comp.add_argument("--reference", type=Path, help=f"default: {DEFAULT_REFERENCE}")
     comp.add_argument("--markdown", type=Path, help="also write the comparison here")
     comp.add_argument("--strict", action="store_true", help="exit 1 when a verdict differs")
     args = parser.parse_args(argv)

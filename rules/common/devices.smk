@@ -62,10 +62,9 @@ def device_agent(device):
 def device_kernel(device):
     """What a job on the device waits for: the emulator's kernel image, the stamp of
     the flashed kernel on a board, or (a phone keeping its kernel) its profile."""
-    platform = device_profile(device)["platform"]
-    if platform["type"] == "qemu":
+    if device_runner(device).boots_built_kernel:
         return kernel_image(device)
-    if platform["flash_kernel"]:
+    if device_profile(device)["platform"]["flash_kernel"]:
         return f"build/device/{device}/flash.done"
     return f"devices/{device}.yaml"
 
@@ -102,10 +101,10 @@ def device_profile_files(wildcards):
 def check_run_device(name):
     """The run's device is ready to be planned: an adb profile whose serial is still
     the shipped placeholder fails here, naming the local device file to put the real one
-    in (mobifrag/workflow/profiles.py), unless the run only prints its adb commands."""
+    in (mobifrag/workflow/profiles.py, which finds placeholders in adb profiles only),
+    unless the run only prints its adb commands."""
     profile = device_profile(name)
-    platform = profile["platform"]
-    if platform["type"] == "adb" and not dry_run_requested(platform):
+    if not dry_run_requested(profile["platform"]):
         problem = placeholder_problem(name, profile)
         if problem:
             raise WorkflowError(problem)

@@ -17,8 +17,7 @@ def experiment_cpus(experiment):
 
     def option(wildcards):
         cpus = config.get("guest_cpus", {}).get(experiment)
-        platform = device_profile(job_device(wildcards))["platform"]
-        if cpus is None or platform["type"] != "qemu":
+        if cpus is None or not device_runner(job_device(wildcards)).holds_host_cpu:
             return ""
         return f" --cpus {cpus}"
 
@@ -35,7 +34,7 @@ def guest_adb_jobs(wildcards):
     """1 for a job on a real device (adb), which formats the profile's one test
     partition: the run's resource `adb_jobs=1` (profiles/default, Makefile) lets one such
     job run at a time however many cores the run has; 0 for a guest."""
-    return int(device_profile(job_device(wildcards))["platform"]["type"] == "adb")
+    return int(device_runner(job_device(wildcards)).exclusive_device)
 
 
 # Percent of a host core the guest of a job script holds, where it is less than a whole
@@ -60,10 +59,11 @@ def guest_host_load(wildcards, input):
     unless GUEST_BUSY_PERCENT says less, 0 on a real device. `make` hands out 100 per
     host core (Makefile, host_load): busy guests share no core, the appenders run two to
     a core, Ext4 tuning's and ARS SQLite's three to two cores."""
-    platform = device_profile(job_device(wildcards))["platform"]
-    if platform["type"] == "adb":
+    device = job_device(wildcards)
+    if not device_runner(device).holds_host_cpu:
         return 0
-    return platform["cpus"] * GUEST_BUSY_PERCENT.get(input.job, 100)
+    cpus = device_profile(device)["platform"]["cpus"]
+    return cpus * GUEST_BUSY_PERCENT.get(input.job, 100)
 
 
 # The longest chains of guest jobs start first: fill/delete's fill (one guest, 30 min at

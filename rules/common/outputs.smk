@@ -1,6 +1,12 @@
 # What a run produces: the figures of the registry, the tables the claims read, the
 # study's outputs for one device and scale.
-from mobifrag.report.claims import load_checks, load_claims
+from mobifrag.workflow.claim_tables import (
+    ClaimsError,
+    checks_of,
+    read_claims_file,
+    tables_read,
+)
+from mobifrag.workflow.stages import reference_file
 
 FIGURE_REGISTRY = yaml.safe_load(
     Path(workflow.basedir, "paper-figures/registry.yaml").read_text()
@@ -19,21 +25,21 @@ def study_figures(device, scale):
     ]
 
 
-CLAIMS = load_claims(Path(workflow.basedir, "config/claims.yaml"))
-CHECKS = load_checks(Path(workflow.basedir, "config/claims.yaml"))
+def claims_file(path):
+    try:
+        data = read_claims_file(path)
+        return data["claims"], checks_of(data, path)
+    except ClaimsError as error:
+        raise WorkflowError(str(error)) from None
 
 
-def measure_tables(measure):
-    yield measure["table"]
-    if "relative_to" in measure:
-        yield from measure_tables(measure["relative_to"])
+CLAIMS, CHECKS = claims_file(Path(workflow.basedir, "config/claims.yaml"))
 
 
 def tables_of(claims, wildcards):
     """The result tables the claims read, so a report runs after their experiments."""
     run = RESULTS.format(device=wildcards.device, scale=wildcards.scale)
-    tables = {t for claim in claims for t in measure_tables(claim["measure"])}
-    return [f"{run}/{table}" for table in sorted(tables)]
+    return [f"{run}/{table}" for table in tables_read(claims)]
 
 
 def claim_tables(wildcards):
@@ -61,5 +67,5 @@ def study_outputs(device, scale):
 
 def reference_verdicts(wildcards):
     """The committed reference run of the device and scale, where there is one."""
-    path = f"docs/reference/{wildcards.device}-{wildcards.scale}.csv"
+    path = reference_file(wildcards.device, wildcards.scale)
     return [path] if Path(workflow.basedir, path).is_file() else []

@@ -1,15 +1,18 @@
 # Paths and parameters shared by every stage: the venv, the stages' path patterns,
 # device profiles and their platform keys, scale presets, mkfs options.
+import functools
 import os
 import shlex
 from pathlib import Path
 
 import yaml
 
+from mobifrag.platform.run import PlatformError, runner_of
 from mobifrag.workflow.profiles import ProfileError, load_device
 from mobifrag.workflow.sources import module_sources
 from mobifrag.workflow.stages import (
     FIGURES,
+    GUEST_JOB_BASE,
     PLATFORM_KEY_PATTERN,
     PLATFORM_RUNS,
     RESULTS,
@@ -59,10 +62,18 @@ def device_profile(name):
         raise WorkflowError(str(error)) from None
 
 
+def device_runner(device):
+    """What the runner of a device's platform does (mobifrag/platform/run.py, RUNNERS):
+    the rules ask it rather than test the platform's type."""
+    try:
+        return runner_of(device_profile(device))
+    except PlatformError as error:
+        raise WorkflowError(str(error)) from None
+
+
 def wall_series(device):
     """What a figure calls its wall-time series: the time measured where the runs ran."""
-    on_phone = device_profile(device)["platform"]["type"] == "adb"
-    return "phone wall" if on_phone else "emulator wall"
+    return device_runner(device).wall_series_label
 
 
 def shipped_devices():
@@ -73,6 +84,8 @@ def shipped_devices():
     )
 
 
+# Once a planning: the key hashes the kernel's patches, and every job asks.
+@functools.cache
 def platform_key(device):
     """The platform a device's jobs run on (mobifrag/workflow/stages.py): a change of guest
     memory, vCPUs or kernel gives a new key, and so reruns the experiments."""
@@ -82,18 +95,27 @@ def platform_key(device):
     return stage_platform_key(device_profile(device)["platform"], kernel)
 
 
-def platform_device(key):
-    """The device profile a platform's jobs name: the first of devices/ (by name) on the
-    platform `key`, whichever device the run is for, so a job's parameters do not change
-    with a device swap and its finished runs stay valid. A profile that does not load is
-    passed over here; it fails where it is the run's device."""
+@functools.cache
+def platform_devices():
+    """Platform key → the first device profile of devices/ (by name) on it, found once a
+    planning. A profile that does not load is passed over here; it fails where it is the
+    run's device."""
+    devices = {}
     for device in shipped_devices():
         try:
-            if platform_key(device) == key:
-                return device
+            devices.setdefault(platform_key(device), device)
         except WorkflowError:
             continue
-    raise WorkflowError(f"no device profile in devices/ runs on platform {key}")
+    return devices
+
+
+def platform_device(key):
+    """The device profile a platform's jobs name: the first of devices/ on the platform
+    `key`, whichever device the run is for, so a job's parameters do not change with a
+    device swap and its finished runs stay valid."""
+    if key not in platform_devices():
+        raise WorkflowError(f"no device profile in devices/ runs on platform {key}")
+    return platform_devices()[key]
 
 
 # A device, a scale and a platform key are single path components, so the stages'
@@ -136,12 +158,12 @@ def mkfs_options(fs, *extra):
 def repetitions(scale, experiment, device=None):
     """Independent runs of an experiment: the scale's count for an experiment whose
     statistic varies between runs (config `repeated`, and `repeated_on_hardware` when
-    the device is a phone; `repetitions_of` names the experiments with a count of their
-    own), else one."""
-    on_phone = (
-        device is not None and device_profile(device)["platform"]["type"] == "adb"
+    the device is real hardware; `repetitions_of` names the experiments with a count of
+    their own), else one."""
+    on_hardware = device is not None and device_runner(device).on_hardware
+    repeated = config["repeated"] + (
+        config["repeated_on_hardware"] if on_hardware else []
     )
-    repeated = config["repeated"] + (config["repeated_on_hardware"] if on_phone else [])
     if experiment not in repeated:
         return [1]
     params = scale_params(scale)

@@ -12,11 +12,11 @@
 # a node lost mid-job or a guest that died under load; a job that fails twice stays failed.
 rule guest_job:
     output:
-        out=directory("results/.guest-job/{platform}/{scale}/never-requested"),
+        out=directory(GUEST_JOB_BASE),
     log:
-        "results/.guest-job/{platform}/{scale}/never-requested.console.log",
+        f"{GUEST_JOB_BASE}.console.log",
     benchmark:
-        "results/.guest-job/{platform}/{scale}/never-requested.tsv"
+        f"{GUEST_JOB_BASE}.tsv"
     retries: 1
     threads: guest_cpus
     resources:

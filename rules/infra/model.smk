@@ -138,11 +138,11 @@ rule ftl_replay:
         profile="devices/{device}.yaml",
         sim=FTL_SIM,
     output:
-        "results/{device}/{scale}/{experiment}/ftl{variant}.json",
+        results("{experiment}/ftl{variant}.json"),
     log:
-        "results/{device}/{scale}/logs/{experiment}/ftl{variant}.log",
+        results("logs/{experiment}/ftl{variant}.log"),
     benchmark:
-        "results/{device}/{scale}/benchmarks/ftl_replay-{experiment}{variant}.tsv"
+        results("benchmarks/ftl_replay-{experiment}{variant}.tsv")
     wildcard_constraints:
         variant=r"(_[a-z0-9]+)*",
     params:
@@ -155,15 +155,15 @@ rule ftl_replay:
 rule ftl_replay_remap:
     input:
         trace=lambda w: on_platform("{experiment}/blktrace", w),
-        remap="results/{device}/{scale}/{experiment}/remap.csv",
+        remap=results("{experiment}/remap.csv"),
         profile="devices/{device}.yaml",
         sim=FTL_SIM,
     output:
-        "results/{device}/{scale}/{experiment}/ftl-remap{variant}.json",
+        results("{experiment}/ftl-remap{variant}.json"),
     log:
-        "results/{device}/{scale}/logs/{experiment}/ftl-remap{variant}.log",
+        results("logs/{experiment}/ftl-remap{variant}.log"),
     benchmark:
-        "results/{device}/{scale}/benchmarks/ftl_replay_remap-{experiment}{variant}.tsv"
+        results("benchmarks/ftl_replay_remap-{experiment}{variant}.tsv")
     wildcard_constraints:
         variant=r"(_[a-z0-9]+)*",
     params:
@@ -176,16 +176,16 @@ rule ftl_replay_remap:
 rule ftl_dop:
     input:
         trace=lambda w: on_platform("{experiment}/blktrace", w),
-        extents="results/{device}/{scale}/{experiment}/extents.tsv",
+        extents=results("{experiment}/extents.tsv"),
         profile="devices/{device}.yaml",
         sim=FTL_SIM,
     output:
-        table="results/{device}/{scale}/{experiment}/ftl{variant}.dop.csv",
-        summary="results/{device}/{scale}/{experiment}/ftl{variant}.dop.json",
+        table=results("{experiment}/ftl{variant}.dop.csv"),
+        summary=results("{experiment}/ftl{variant}.dop.json"),
     log:
-        "results/{device}/{scale}/logs/{experiment}/ftl{variant}.dop.log",
+        results("logs/{experiment}/ftl{variant}.dop.log"),
     benchmark:
-        "results/{device}/{scale}/benchmarks/ftl_dop-{experiment}{variant}.tsv"
+        results("benchmarks/ftl_dop-{experiment}{variant}.tsv")
     wildcard_constraints:
         variant=r"(_[a-z0-9]+)*",
     params:

@@ -87,7 +87,7 @@ rule provenance:
 # band and its measured interval, coloured by verdict, the axis at top and bottom. Not a
 # paper figure (not in paper-figures/registry.yaml): it is drawn from claims.csv, with
 # the shared theme and its provenance line. The papers by claim-id prefix.
-from mobifrag.report.reasons import PAPERS as CHART_PAPERS
+from mobifrag.workflow.claim_tables import PAPERS as CHART_PAPERS
 
 
 rule claims_chart:
