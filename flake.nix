@@ -114,7 +114,6 @@
             src = pkgs.fetchurl {
               urls = [
                 "mirror://debian/pool/main/p/postmark/postmark_1.53.orig.tar.gz"
-                "https://snapshot.debian.org/archive/debian/20250520T000000Z/pool/main/p/postmark/postmark_1.53.orig.tar.gz"
               ];
               hash = "sha256-ioj9Mi4cXwdy33Wd5zxCqgVbHNNsu6TObuYQrFo8R9M=";
             };
