@@ -103,10 +103,42 @@ lock_requirements() {
   echo "bootstrap: requirements.lock pins $(grep -c '^[a-z0-9]' requirements.lock) packages"
 }
 
+# rust_version: the least Rust ftl-sim builds with (its Cargo.toml's rust-version).
+rust_version() {
+  sed -n 's/^rust-version *= *"\([0-9.]*\)"/\1/p' ftl-sim/Cargo.toml
+}
+
+# version_at_least HAVE NEED: true when dotted version HAVE >= NEED.
+version_at_least() {
+  [ "$(printf '%s\n%s\n' "$2" "$1" | sort -V | head -n 1)" = "$2" ]
+}
+
+# rust_toolchain: cargo at ftl-sim's rust-version; on Debian, as root and with no cargo
+# on PATH, Debian 12's newer Rust (bootstrap/debian-rust-packages.txt).
+rust_toolchain() {
+  local need have packages
+  need=$(rust_version)
+  if ! command -v cargo >/dev/null; then
+    if ! command -v apt-get >/dev/null || [ "$(id -u)" -ne 0 ]; then
+      die "cargo not found: install Rust $need or later (as root on Debian 12 this script" \
+        "installs bootstrap/debian-rust-packages.txt; else rustup or 'nix develop')"
+    fi
+    packages=$(grep -v '^\s*\(#\|$\)' bootstrap/debian-rust-packages.txt | tr '\n' ' ')
+    echo "bootstrap: no cargo on PATH; installing Debian's Rust: $packages"
+    apt-get update -qq
+    # shellcheck disable=SC2086  # one word per package
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $packages
+  fi
+  have=$(cargo --version | awk '{print $2}')
+  version_at_least "$have" "$need" \
+    || die "cargo $have at $(command -v cargo) is older than ftl-sim's rust-version $need:" \
+      "install a newer Rust (rustup, Debian 12's cargo-web, or 'nix develop')"
+}
+
 native_builds() {
   make -s -C agent
   if [ -f ftl-sim/Cargo.toml ]; then
-    command -v cargo >/dev/null || die "cargo not found: install a Rust toolchain (rustup or 'nix develop')"
+    rust_toolchain
     cargo build --quiet --release --locked --manifest-path ftl-sim/Cargo.toml
   fi
 }
