@@ -6,17 +6,7 @@ source(file.path(
 ))
 
 args <- figure_args(1)
-launch <- read_table(args$tables[[1]])
-launch$phase <- factor(launch$phase,
-  levels = c("before_defrag", "after_defrag"),
-  labels = c("before defragmentation", "after defragmentation")
-)
-launch$interval <- factor(
-  launch$interval_days,
-  levels = sort(unique(launch$interval_days)),
-  labels = paste("defrag every", sort(unique(launch$interval_days)), "d")
-)
-launch$app <- package_label(launch$package)
+launch <- read_recurring_table(args$tables[[1]])
 
 plot <- ggplot(launch, aes(day, modeled_ms, colour = phase)) +
   geom_line() +

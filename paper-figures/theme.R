@@ -364,6 +364,23 @@ save_figure <- function(plot, args, width = 7, height = 3.5) {
   ggsave(args$png, figure, width = width, height = total, bg = "white", dpi = 150)
 }
 
+# A table of janusd's recurring defragmentation (janusd/recurring/*.csv) with its rows'
+# phase (the snapshot before or after the run, that order), interval (panel titles, the
+# shortest first) and app in words.
+read_recurring_table <- function(path) {
+  table <- read_table(path)
+  table$phase <- factor(table$phase,
+    levels = c("before_defrag", "after_defrag"),
+    labels = c("before defragmentation", "after defragmentation")
+  )
+  intervals <- sort(unique(table$interval_days))
+  table$interval <- factor(table$interval_days,
+    levels = intervals, labels = paste("defrag every", intervals, "d")
+  )
+  table$app <- package_label(table$package)
+  table
+}
+
 # Whole days on a day axis.
 scale_x_days <- function() {
   scale_x_continuous(breaks = function(limits) unique(round(pretty(limits))))

@@ -555,10 +555,11 @@ def written_columns() -> dict[str, tuple[str, ...]]:
         ),
         "treat/journal/dof.csv": labels(treat_runs.journal_runs("t", quick)) + treated,
         "treat/sqlite-prealloc/summary.csv": labels(sqlite_runs) + treat.SUMMARY_COLUMNS,
-        # dof_lp_runs, recurring_runs (rules/common/runs.smk)
+        # dof_lp_runs, recurring_runs, recurring_guest_runs (rules/common/runs.smk)
         "treat/janusd/dof-lp.csv": ("level", "threads") + janusd_tables.DOF_LP_COLUMNS,
         "janusd/recurring/copies.csv": ("interval_days",) + janusd_tables.RECURRING_COLUMNS,
         "janusd/recurring/launch.csv": ("interval_days",) + janusd_tables.LAUNCH_COLUMNS,
+        "janusd/recurring/dof.csv": ("interval_days",) + janusd_tables.RECURRING_DOF_COLUMNS,
         "janusd/throughput.csv": janusd_throughput.COLUMNS,
         "ext4tune/bench.csv": ext4tune.COLUMNS,
         "ext4tune/auto-da-alloc.csv": ext4tune.AUTO_DA_ALLOC_COLUMNS,

@@ -116,6 +116,18 @@ def janusd_launch(run: Path) -> Path:
     return write_csv(run / "janusd/recurring/launch.csv", header, rows)
 
 
+def janusd_dof(run: Path) -> Path:
+    """Two weekly defragmentations: the apps' files fragment again between them."""
+    rows = [
+        f"7,{day},{phase},{package},10,{pieces},{pieces / 10}"
+        for day in (7, 14)
+        for package in ("com.android.chrome", "com.twitter.android")
+        for phase, pieces in (("before_defrag", 12 + day), ("after_defrag", 10))
+    ]
+    header = "interval_days,day,phase,package,files,fragments,dof"
+    return write_csv(run / "janusd/recurring/dof.csv", header, rows)
+
+
 def appenders(run: Path) -> list[Path]:
     layout, dof = [], []
     for fs in ("ext4", "f2fs"):
@@ -143,6 +155,7 @@ FIXTURES = {
     "janusd-fig07-throughput": lambda run: [janusd_throughput(run)],
     "tmc-fig17a-e4defrag-dof": lambda run: [e4defrag_dof(run)],
     "janusd-fig04-launch-time": lambda run: [janusd_launch(run)],
+    "janusd-fig03-dof": lambda run: [janusd_dof(run)],
     "tmc-fig06-layout": appenders,
 }
 
@@ -421,6 +434,15 @@ def test_janusd_fig07_has_the_papers_two_panels_and_no_hidden_series(tmp_path):
 
 
 @needs_r
+def test_janusd_fig03_marks_the_papers_twitter_dof_on_the_weekly_run(tmp_path):
+    texts = pdf_texts(render("janusd-fig03-dof", tmp_path)[0])
+    assert "paper 1.86, band [1.43, 2.29]" in texts  # config/claims.yaml's numbers
+    # the paper's DoF 1.86 on Twitter's weekly panel, and the claims panel's axis mark
+    assert texts.count("paper") == 2
+    assert "mean DoF of the app's files" in texts
+
+
+@needs_r
 def test_tmc_fig07_draws_dof_on_a_log_axis(tmp_path):
     pdf, _ = render("tmc-fig07-utilization", tmp_path)
     texts = pdf_texts(pdf)
@@ -448,6 +470,9 @@ def test_tmc_fig05a_draws_sqlite_in_a_strong_colour_and_no_yellow(tmp_path):
          ["before_defrag"]),
         ("janusd-fig04-launch-time", ["Chrome", "Twitter", "after defragmentation"],
          ["android.chrome", "twitter.android", "after_defrag"]),
+        ("janusd-fig03-dof", ["Chrome", "Twitter", "before defragmentation",
+                              "defrag every 7 d"],
+         ["android.chrome", "twitter.android", "before_defrag"]),
         ("tmc-fig06-layout", ["thread 1", "thread 5", "file written by"], ["writer0.db"]),
     ],
 )  # fmt: skip

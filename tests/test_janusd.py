@@ -313,3 +313,74 @@ def test_dof_lp_pairs_each_files_dof_with_its_dof_p(snapshot_dir, tmp_path):
     (folder / "ftl-append.dop.csv").write_text(dop.splitlines()[0] + "\n")
     with pytest.raises(JanusdError, match="writer0.db of .* has no DoF_P"):
         janusd_tables.dof_lp_rows({}, folder / "run/snapshot", folder / "ftl-append.dop.csv")
+
+
+TWITTER, CHROME = "com.twitter.android", "com.android.chrome"
+MIB = 1024 * 1024
+# 256 MiB in two 128 MiB pieces: two extents are the fewest it needs, DoF 1
+ODEX = [(0, 1000 * MIB, 128 * MIB), (128 * MIB, 0, 128 * MIB)]
+
+
+def recurring_snapshot(folder, files):
+    """A fragcheck snapshot (files.tsv, extents.tsv, fs.tsv as the agent writes them) of
+    files given as path → [(file byte, device byte, bytes)]."""
+    from conftest import write_snapshot
+
+    rows, extents = [], []
+    for inode, (path, runs) in enumerate(files.items(), start=12):
+        size = sum(n for _, _, n in runs)
+        rows.append((path, size, size, len(runs), inode))
+        extents += [(path, i, lb, pb, n, "-") for i, (lb, pb, n) in enumerate(runs)]
+    return write_snapshot(folder, rows, extents, fs=("ext4", B, 262144, 1000, "/dev/vdb"))
+
+
+def test_recurring_dof_is_the_mean_dof_of_each_apps_files(tmp_path, capsys):
+    run = tmp_path / "every-7d" / "run"
+    recurring_snapshot(
+        run / "defrag/day-07/before",
+        {
+            # two pieces: blocks 0-3 at 100, 4-5 at 300
+            f"app/{TWITTER}-1/base.apk": [(0, 100 * B, 4 * B), (4 * B, 300 * B, 2 * B)],
+            # three extents, the first two adjacent on disk: two pieces
+            f"data/{TWITTER}/databases/a.db": [(0, 10 * B, B), (B, 11 * B, B), (2 * B, 40 * B, B)],
+            f"app/{TWITTER}-1/oat/base.odex": ODEX,
+            f"data/{CHROME}/cache/c": [(0, 500 * B, 3 * B)],
+            "fill/filler.bin": [(0, 600 * B, 8 * B), (8 * B, 700 * B, 8 * B)],  # no app's
+        },
+    )  # fmt: skip
+    recurring_snapshot(
+        run / "defrag/day-07/after",
+        {
+            f"app/{TWITTER}-1/base.apk": [(0, 800 * B, 6 * B)],
+            f"data/{TWITTER}/databases/a.db": [(0, 810 * B, 3 * B)],
+            f"app/{TWITTER}-1/oat/base.odex": ODEX,
+            f"data/{CHROME}/cache/c": [(0, 500 * B, 3 * B)],
+        },
+    )  # fmt: skip
+    out = tmp_path / "dof.csv"
+    args = ["recurring-dof", "--run", "interval_days=7", str(run)]
+    args += ["--packages", TWITTER, CHROME, "com.facebook.orca", "--out", str(out)]
+    assert janusd_tables.main(args) == 0, capsys.readouterr().err
+    with open(out) as handle:
+        reader = csv.DictReader(handle)
+        assert tuple(reader.fieldnames) == ("interval_days",) + janusd_tables.RECURRING_DOF_COLUMNS
+        rows = [tuple(r.values()) for r in reader]
+    # Messenger is not installed yet: no row. Twitter before: DoF 2, 2 and 1 (6 pieces).
+    assert rows == [
+        ("7", "7", "before_defrag", TWITTER, "3", "6", "1.66667"),
+        ("7", "7", "before_defrag", CHROME, "1", "1", "1"),
+        ("7", "7", "after_defrag", TWITTER, "3", "4", "1"),
+        ("7", "7", "after_defrag", CHROME, "1", "1", "1"),
+    ]
+
+
+def test_recurring_dof_needs_the_runs_snapshots(tmp_path, capsys):
+    run = tmp_path / "run"
+    recurring_snapshot(run / "defrag/day-01/before", {f"data/{TWITTER}/a.db": [(0, 0, B)]})
+    args = ["recurring-dof", "--run", "interval_days=1", str(run), "--packages", TWITTER]
+    assert janusd_tables.main([*args, "--out", str(tmp_path / "o.csv")]) == 1
+    assert f"{run / 'defrag/day-01/after/fs.tsv'}" in capsys.readouterr().err
+    (tmp_path / "empty").mkdir()
+    args[3] = str(tmp_path / "empty")
+    assert janusd_tables.main([*args, "--out", str(tmp_path / "o.csv")]) == 1
+    assert "empty: no defrag/day-NN snapshots" in capsys.readouterr().err

@@ -1,9 +1,12 @@
 """janusd end to end at the test scale (TMC §6.2.2, Fig. 17): the real e4defrag on
 concurrent appenders' files in the guest, its plan turned into REMAP commands, both
-replayed through ftl-sim after the appends' own block trace. Low utilization only."""
+replayed through ftl-sim after the appends' own block trace. Low utilization only.
+And janusd's recurring defragmentation (janusd §2.3-2.5, Figs. 3-4): AutoAge's days with
+e4defrag daily and weekly, the DoF of each app's files and its launch around each run."""
 
 import csv
 import json
+from collections import defaultdict
 
 import pytest
 
@@ -17,9 +20,15 @@ RUN = "results/emulator-emmc/test/treat/e4defrag/low/threads-5"
 E4DEFRAG_RUN = emulator_platform_run("test") / "treat/e4defrag/low/threads-5"
 PAGE = 4096
 NAMES = ("append", "e4defrag", "janusdl", "janusd")
+RECURRING = "results/emulator-emmc/test/janusd/recurring"
+RECURRING_RUN = emulator_platform_run("test") / "janusd/recurring"
 FRESH_RUN = FreshRun(
-    targets=tuple(f"{RUN}/ftl-{name}.json" for name in NAMES),
-    experiments=("treat/e4defrag/low/threads-5",),
+    targets=(
+        *(f"{RUN}/ftl-{name}.json" for name in NAMES),
+        f"{RECURRING}/dof.csv",
+        f"{RECURRING}/launch.csv",
+    ),
+    experiments=("treat/e4defrag/low/threads-5", "janusd/recurring"),
 )
 
 
@@ -84,3 +93,42 @@ def test_janusdp_copies_only_files_above_the_threshold(janusd_run):
     copied = sum(int(appended[p]["pages"]) for p in selected) * PAGE
     extra = janusd_run["janusd"]["requests"]["write"]["bytes"]
     assert extra - janusd_run["janusdl"]["requests"]["write"]["bytes"] == copied
+
+
+def recurring_table(name):
+    with open(REPO / RECURRING / name) as handle:
+        return list(csv.DictReader(handle))
+
+
+@pytest.fixture(scope="module")
+def recurring(janusd_run):
+    # janusd_run made the module's FRESH_RUN, the recurring runs with it
+    return recurring_table("dof.csv")
+
+
+def test_recurring_dof_has_a_row_per_snapshot_and_app_the_launches_read(recurring):
+    key = ("interval_days", "day", "package", "phase")
+    launches = {tuple(r[k] for k in key): r for r in recurring_table("launch.csv")}
+    assert {tuple(r[k] for k in key) for r in recurring} == set(launches)
+    for row in recurring:
+        # one launch read per contiguous piece, more for a piece over the copy chunk
+        assert int(launches[tuple(row[k] for k in key)]["read_requests"]) >= int(row["fragments"])
+    for interval in ("1", "7"):
+        snapshots = sorted((RECURRING_RUN / f"every-{interval}d/run/defrag").glob("day-*"))
+        days = {int(p.name.removeprefix("day-")) for p in snapshots}
+        assert days and {int(r["day"]) for r in recurring if r["interval_days"] == interval} == days
+
+
+def test_recurring_dof_falls_with_each_defrag_and_rises_between(recurring):
+    for row in recurring:
+        assert int(row["fragments"]) >= int(row["files"]) >= 1
+        assert float(row["dof"]) >= 1
+    mean = defaultdict(list)
+    for row in recurring:
+        mean[(row["interval_days"], row["day"], row["phase"])].append(float(row["dof"]))
+    for (interval, day, phase), dofs in mean.items():
+        if phase == "before_defrag":
+            after = mean[(interval, day, "after_defrag")]
+            assert sum(after) / len(after) <= sum(dofs) / len(dofs), (interval, day)
+    # the apps' files fragment under AutoAge's installs, updates and use
+    assert max(float(r["dof"]) for r in recurring if r["phase"] == "before_defrag") > 1

@@ -58,6 +58,7 @@ localrules:
     janusd_logical,
     janusd_physical,
     janusd_recurring_table,
+    janusd_recurring_dof_table,
     janusd_dof_lp_table,
     ars_selection_dof,
     ars_selection_dataset,

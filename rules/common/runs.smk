@@ -218,6 +218,20 @@ def recurring_runs(w):
     }
 
 
+def recurring_guest_runs(w):
+    """Label → the guest job's folder of each interval (its snapshots around each
+    e4defrag run, defrag/day-NN/{before,after}/)."""
+    return {
+        f"interval_days={n}": on_platform(f"{RECURRING}/every-{n}d/run", w)
+        for n in config["janusd"]["recurring_intervals"]
+    }
+
+
+def recurring_packages():
+    """The packages of `janusd.recurring_apps`, whose launches and files the tables follow."""
+    return " ".join(app_package(a) for a in config["janusd"]["recurring_apps"])
+
+
 # --- ars ----------------------------------------------------------------------------
 def ars_run_folders(w):
     """Run label → the folder (below the device's platform runs) of every scheme's job

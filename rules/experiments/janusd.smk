@@ -99,6 +99,8 @@ rule janusd_replay:
 #                                launch-PACKAGE-{before,after}/ and .json: each app's
 #                                launch reads over the layout before / after the defrag
 #   copies.csv, launch.csv       bytes each method wrote per defragmentation; launches
+#   dof.csv                      DoF of each app's files before / after each defrag
+#                                (janusd Fig. 3), from the job's own snapshots
 rule janusd_recurring_traces:
     output:
         directory(workloads(f"{RECURRING}/traces")),
@@ -160,7 +162,7 @@ rule janusd_recurring_replays:
         interval=r"\d+",
     params:
         python=PYTHON,
-        packages=" ".join(app_package(a) for a in config["janusd"]["recurring_apps"]),
+        packages=recurring_packages(),
     shell:
         "for before in {input.run}/defrag/*/before; do"
         " day=$(basename $(dirname $before)); out={output}/$day; mkdir -p $out"
@@ -196,6 +198,23 @@ rule janusd_recurring_table:
     shell:
         "{params.python} -m mobifrag.tables.janusd recurring {params.runs}"
         " --out {output.copies} --launch-out {output.launch} 2> {log}"
+
+
+rule janusd_recurring_dof_table:
+    input:
+        lambda w: recurring_guest_runs(w).values(),
+        code=python_sources("mobifrag.tables.janusd"),
+    output:
+        results(f"{RECURRING}/dof.csv"),
+    log:
+        results("logs/janusd-recurring-dof-table.log"),
+    params:
+        python=PYTHON,
+        runs=lambda w: run_labels(recurring_guest_runs(w)),
+        packages=recurring_packages(),
+    shell:
+        "{params.python} -m mobifrag.tables.janusd recurring-dof {params.runs}"
+        " --packages {params.packages} --out {output} 2> {log}"
 
 
 rule janusd_dof_lp_table:
