@@ -156,7 +156,7 @@ clean:
 	find paper-figures -mindepth 1 -type d -exec rm -rf {} +
 
 clean-all: clean
-	rm -rf build $(VENV) agent/build ftl-sim/target
+	rm -rf build $(VENV) $(VENV).new $(VENV).old $(VENV).lock agent/build ftl-sim/target
 
 # The arm64 cross-build check: builds the HiKey960 kernel, the static aarch64 agent and
 # busybox through the workflow, then boots the kernel under qemu-system-aarch64 -M virt
