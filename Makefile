@@ -27,7 +27,7 @@ SNAKEMAKE = snakemake --profile profiles/default \
     --resources mem_mb=$(MEM_MB) adb_jobs=1 host_load=$$(( $(CORES) * 100 )) \
     --max-jobs-per-timespan 1000/1m --cores $$(( $(CORES) * $(GUESTS_PER_CORE) ))
 
-.PHONY: all reproduce check stability compare dist release test test-fast lint format lock bootstrap preflight cores clean clean-all help
+.PHONY: all reproduce check stability compare dist release test test-fast lint format lock bootstrap preflight fetch cores clean clean-all help
 CHECK ?= treatments
 
 help:
@@ -54,6 +54,8 @@ help:
 	@echo "make bootstrap   install what is missing (Debian packages, .venv, agent, ftl-sim)"
 	@echo "make cores       check CORES, GUESTS_PER_CORE and MEM_MB"
 	@echo "make preflight   check that every pinned outside input can be had (reproduce and test do)"
+	@echo "make fetch       copy every pinned outside input into VENDOR_CACHE=$(VENDOR_CACHE), for"
+	@echo "                 MOBIFRAG_VENDOR to name on a machine that reaches no upstream"
 	@echo "make clean       remove results and rendered figures (keeps kernel and builds)"
 	@echo "make clean-all   also remove build/ (kernel cache), .venv and native builds"
 
@@ -64,6 +66,12 @@ bootstrap:
 # checked before the first job: a missing one is named with its checksum in seconds.
 preflight:
 	@scripts/preflight.sh
+
+# The same inputs, fetched on a connected machine, in one folder laid out as
+# ../shared/vendor/: an offline machine takes them with MOBIFRAG_VENDOR=<that folder>.
+VENDOR_CACHE ?= .cache/vendor
+fetch: bootstrap preflight
+	python -m mobifrag.release cache --build "$${PREFLIGHT_BUILD:-build}" --out $(VENDOR_CACHE)
 
 # A run's cores, guests per core and memory: positive whole numbers (Snakemake would
 # take CORES=-1 without a word).
@@ -156,7 +164,7 @@ clean:
 	find paper-figures -mindepth 1 -type d -exec rm -rf {} +
 
 clean-all: clean
-	rm -rf build $(VENV) agent/build ftl-sim/target
+	rm -rf build $(VENV) $(VENV).new $(VENV).old $(VENV).lock agent/build ftl-sim/target
 
 # The arm64 cross-build check: builds the HiKey960 kernel, the static aarch64 agent and
 # busybox through the workflow, then boots the kernel under qemu-system-aarch64 -M virt

@@ -164,8 +164,10 @@ free_space_histogram() {
 }
 
 # trace_start NAME: blktrace of the test disk into guest tmpfs (blktrace cannot write
-# into a 9p share); returns once tracing is armed. trace_stop NAME copies the per-CPU
-# files to ./blktrace/NAME/.
+# into a 9p share); returns once tracing is armed. trace_stop NAME stops it and copies
+# the per-CPU files to ./blktrace/NAME/ with blktrace's log (blktrace.log: its summary
+# counts the events and says how many it dropped); a blktrace that exits with an error
+# fails the job, its log kept.
 trace_start() {
   command -v blktrace > /dev/null || die "blktrace is not installed"
   mkdir -p "$TMPDIR/blktrace/$1"
@@ -182,11 +184,15 @@ trace_start() {
 }
 
 trace_stop() {
-  kill -INT "$BLKTRACE_PID"
-  wait "$BLKTRACE_PID" || true
+  kill -INT "$BLKTRACE_PID" 2> /dev/null || true  # (one that already ended has its status)
+  blktrace_status=0
+  wait "$BLKTRACE_PID" || blktrace_status=$?
   mkdir -p "blktrace/$1"
+  cp "$TMPDIR/blktrace/$1.log" "blktrace/$1/blktrace.log"
+  [ "$blktrace_status" -eq 0 ] \
+    || die "blktrace of $1 exited with status $blktrace_status (its log: blktrace/$1/blktrace.log)"
   cp "$TMPDIR/blktrace/$1"/trace.blktrace.* "blktrace/$1/"
-  rm -rf "$TMPDIR/blktrace/$1"
+  rm -rf "$TMPDIR/blktrace/$1" "$TMPDIR/blktrace/$1.log"
 }
 
 # cold_read PATH: drop the page cache, then read PATH once; prints the nanoseconds taken.

@@ -4,6 +4,7 @@
     python -m mobifrag.release check              version, CITATION.cff and CHANGELOG agree
     python -m mobifrag.release release 0.1.0 [--date YYYY-MM-DD]
     python -m mobifrag.release dist [--out dist] [--allow-dirty]
+    python -m mobifrag.release cache --build build --out .cache/vendor
 
 One version, in pyproject.toml, is the artifact's: CITATION.cff carries it, CHANGELOG.md's
 sections are by version (`## 0.1.0 (unreleased)`, then `## 0.1.0 — 2026-12-10` once
@@ -13,7 +14,9 @@ released, the changes by date beneath), and each run's provenance.json records i
 passing them on (OUTSIDE_INPUTS), every file of vendor/ listed with its checksum and
 licence in vendor/README.md, and the archive's own sha256 beside it. The fetch scripts
 take a checkout's vendor/ folder before ../shared/vendor/, so the unpacked archive builds
-without reaching upstream for those inputs.
+without reaching upstream for those inputs. `cache` (`make fetch`) copies every pinned
+outside input that the pre-flight fetched into one folder laid out as ../shared/vendor/,
+for MOBIFRAG_VENDOR to name on a machine that reaches neither.
 """
 
 from __future__ import annotations
@@ -148,6 +151,11 @@ class OutsideInput:
     why: str  # why it is, or is not, in the archive
     fetch: str = ""  # the script that fetches and verifies it into a build folder
     folder: str = ""  # that build folder, under build/
+    # where scripts/preflight.sh leaves each of `files` under build/ (default FOLDER/FILE)
+    fetched: tuple[str, ...] = ()
+
+    def fetched_paths(self, build: Path) -> list[Path]:
+        return [build / p for p in self.fetched] or [build / self.folder / f for f, _ in self.files]
 
 
 # The outside inputs, as ../shared/vendor/README.md and each upstream.env state them.
@@ -183,6 +191,7 @@ OUTSIDE_INPUTS = (
         False,
         "no licence is stated, so no right to pass them on; traces/mobibench/fetch.sh gets "
         "them from github.com/ESOS-Lab/Mobibench at the pinned commit",
+        fetched=("mobibench/mobigen.out.facebook", "mobibench/mobigen.out.twitter"),
     ),
     OutsideInput(
         "IOzone (Debian's iozone3 489-1)",
@@ -191,6 +200,7 @@ OUTSIDE_INPUTS = (
         "IOzone's own (Debian non-free)",
         False,
         "non-free; benchmarks/iozone/fetch.sh downloads it from deb.debian.org, verified",
+        fetched=("iozone/apt/iozone3_489-1_amd64.deb",),
     ),
 )
 
@@ -262,6 +272,49 @@ def vendor_readme(files: dict[str, bytes], label: str, repo: Path = REPO) -> str
     return "\n".join(lines) + "\n"
 
 
+def fill_cache(build: Path, out: Path, repo: Path = REPO) -> list[str]:
+    """Every pinned outside input, as the pre-flight fetched it into `build`, copied into
+    `out` under its vendor name once its checksum is checked; returns the names."""
+    names = []
+    for item in OUTSIDE_INPUTS:
+        for (name, key), source in zip(item.files, item.fetched_paths(build), strict=True):
+            if not source.is_file():
+                raise ReleaseError(f"{source} is missing: run make preflight first")
+            data = source.read_bytes()
+            if sha256(data) != pinned(item, key, repo):
+                raise ReleaseError(f"{source}: sha256 differs from {item.pins} {key}")
+            target = out / name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            partial = target.with_name(target.name + ".partial")
+            partial.write_bytes(data)
+            partial.replace(target)
+            names.append(name)
+    (out / "README.md").write_text(cache_readme(repo))
+    return names
+
+
+def cache_readme(repo: Path = REPO) -> str:
+    lines = [
+        "# Outside inputs of mobifrag, fetched by `make fetch`",
+        "",
+        "Every pinned third-party input the study needs, laid out as `../shared/vendor/`.",
+        "On a machine that reaches neither upstream nor that folder, name this one:",
+        "`MOBIFRAG_VENDOR=<this folder> make reproduce`. The fetch scripts check every file",
+        "against its pinned sha256. For your own machines only: some of these may not be",
+        "passed on (see the licences).",
+        "",
+        "| input | file | licence | sha256 | pinned in |",
+        "| --- | --- | --- | --- | --- |",
+    ]
+    for item in OUTSIDE_INPUTS:
+        for name, key in item.files:
+            lines.append(
+                f"| {item.name} | `{name}` | {item.licence} | {pinned(item, key, repo)} "
+                f"| `{item.pins}` |"
+            )
+    return "\n".join(lines) + "\n"
+
+
 def add_file(archive: tarfile.TarFile, name: str, data: bytes, mtime: int) -> None:
     info = tarfile.TarInfo(name)
     info.size, info.mtime, info.mode = len(data), mtime, 0o644
@@ -321,6 +374,9 @@ def main(argv: list[str] | None = None) -> int:
         "--build", type=Path, help="where the outside inputs are fetched (default build/)"
     )
     make.add_argument("--allow-dirty", action="store_true")
+    cache = commands.add_parser("cache", help="copy the fetched outside inputs into a folder")
+    cache.add_argument("--build", type=Path, default=REPO / "build", help="where they were fetched")
+    cache.add_argument("--out", type=Path, required=True)
     args = parser.parse_args(argv)
     try:
         if args.command == "version":
@@ -333,6 +389,12 @@ def main(argv: list[str] | None = None) -> int:
         elif args.command == "release":
             release(args.version, args.date)
             print(f"release: {args.version} dated {args.date}", file=sys.stderr)
+        elif args.command == "cache":
+            names = fill_cache(args.build, args.out)
+            print(f"release: {len(names)} outside inputs in {args.out}", file=sys.stderr)
+            print(
+                f"release: offline, name it: MOBIFRAG_VENDOR={args.out.resolve()}", file=sys.stderr
+            )
         else:
             target, digest = dist(args.out, args.build, args.allow_dirty)
             print(f"release: wrote {target} (sha256 {digest})", file=sys.stderr)

@@ -71,21 +71,74 @@ check_lock_covers_requirements() {
 — requirements.txt changed: run scripts/bootstrap.sh --lock"
 }
 
-python_environment() {
-  local python=${PYTHON:-python3}
-  local stamp=$VENV/requirements.lock.sha256
-  local want
-  check_lock_covers_requirements
-  want=$(sha256sum requirements.lock | cut -d' ' -f1)
-  [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] && return 0
-  command -v "$python" >/dev/null || die "$python not found: install Python 3.11 or newer"
-  echo "bootstrap: installing $VENV from requirements.lock (hashes required)"
-  [ -x "$VENV/bin/python" ] || "$python" -m venv "$VENV" || die "cannot create a venv with $python"
+# venv_ready DIR WANT: DIR is a whole venv of the lock whose checksum is WANT: its stamp
+# matches and its python runs pip (a folder holding only the stamp is not a venv).
+venv_ready() {
+  [ -f "$1/requirements.lock.sha256" ] && [ "$(cat "$1/requirements.lock.sha256")" = "$2" ] \
+    && "$1/bin/python" -m pip --version > /dev/null 2>&1
+}
+
+# sed_literal TEXT: TEXT escaped for either side of a sed s|||.
+sed_literal() { printf '%s' "$1" | sed 's/[][\.*^$|&/]/\\&/g'; }
+
+# retarget DIR FROM TO: a venv built at FROM names TO as its home instead (its scripts'
+# shebangs, its activate files and pyvenv.cfg hold its absolute path).
+retarget() {
+  local from to file
+  from=$(sed_literal "$2")
+  to=$(sed_literal "$3")
+  grep -rlIF -- "$2" "$1/bin" "$1/pyvenv.cfg" | while read -r file; do
+    sed -i "s|$from|$to|g" "$file"
+  done
+}
+
+# build_venv PYTHON DIR TARGET WANT: a venv of requirements.lock in DIR, to be moved to
+# TARGET; the stamp is written last.
+build_venv() {
+  local python=$1 dir=$2 target=$3 want=$4
+  "$python" -m venv "$dir" || die "cannot create a venv with $python"
   # The venv's own pip installs the lock; nothing outside it (pip itself included) is
   # upgraded, so what is installed is exactly what the lock names.
-  "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check --require-hashes \
+  "$dir/bin/python" -m pip install --quiet --disable-pip-version-check --require-hashes \
     --no-deps -r requirements.lock
-  echo "$want" > "$stamp"
+  retarget "$dir" "$dir" "$target"
+  echo "$want" > "$dir/requirements.lock.sha256"
+}
+
+# The venv is built aside ($VENV.new) and moved into place whole, so an interrupted
+# bootstrap leaves the previous venv (or none), never a half-built one; a lock
+# ($VENV.lock) makes a second bootstrap of the same venv wait for the first.
+python_environment() {
+  local python=${PYTHON:-python3}
+  local venv want new
+  check_lock_covers_requirements
+  want=$(sha256sum requirements.lock | cut -d' ' -f1)
+  venv_ready "$VENV" "$want" && return 0
+  command -v "$python" >/dev/null || die "$python not found: install Python 3.11 or newer"
+  command -v flock >/dev/null || die "flock not found: install util-linux"
+  # a venv that is a symbolic link (a worktree sharing one) is rebuilt where it points
+  venv=$(readlink -f -- "$VENV")
+  new=$venv.new
+  exec 9> "$venv.lock"
+  if ! flock -n 9; then
+    echo "bootstrap: waiting for another bootstrap of $VENV ($venv.lock)"
+    flock 9
+  fi
+  if venv_ready "$venv" "$want"; then
+    exec 9>&-
+    return 0
+  fi
+  echo "bootstrap: installing $VENV from requirements.lock (hashes required)"
+  rm -rf "$new" "$venv.old"
+  trap 'rm -rf "$new"' EXIT
+  build_venv "$python" "$new" "$venv" "$want"
+  if [ -e "$venv" ]; then
+    mv -T "$venv" "$venv.old"
+  fi
+  mv -T "$new" "$venv"
+  trap - EXIT
+  rm -rf "$venv.old"
+  exec 9>&-
 }
 
 # lock_requirements [ARGS]: requirements.lock re-resolved from requirements.txt by a pinned

@@ -44,5 +44,6 @@ for marker in $failed; do
   cat "$logs/$name.log" >&2
 done
 echo "preflight: provide them as said above (MOBIFRAG_VENDOR=<folder> names a folder of" >&2
-echo "the pinned tarballs and traces, as ../shared/vendor/ lays them out), then run again." >&2
+echo "the pinned inputs laid out as ../shared/vendor/, such as the .cache/vendor/ that" >&2
+echo "\`make fetch\` fills on a connected machine), then run again." >&2
 exit 1

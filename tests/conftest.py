@@ -25,6 +25,27 @@ def write_snapshot(directory: Path, files, extents, fs=("ext4", 4096, 16384, 800
     return directory
 
 
+FTL_SIM = REPO / "ftl-sim" / "target" / "release" / "ftl-sim"
+needs_ftl_sim = pytest.mark.skipif(not FTL_SIM.is_file(), reason="ftl-sim is not built")
+
+
+def empty_trace_summary(folder: Path) -> Path:
+    """ftl-sim's own summary of a phase whose per-CPU blktrace file is empty (blktrace
+    recorded nothing): it exits 0 with a warning and every count 0."""
+    import json
+
+    from mobifrag.model import ftl
+
+    trace = folder / "blktrace" / "empty-phase"
+    trace.mkdir(parents=True)
+    (trace / "trace.blktrace.0").write_bytes(b"")
+    summary = ftl.replay_phase(FTL_SIM, REPO / "devices" / "emulator-emmc.yaml", trace)
+    assert summary["replay"]["requests"] == 0 and summary["replay"]["warnings"]
+    path = folder / "empty-phase.json"
+    path.write_text(json.dumps(summary))
+    return path
+
+
 BOARD_SERIAL = "TESTSERIAL01"
 
 

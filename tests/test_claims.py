@@ -328,6 +328,25 @@ def test_damaged_table_names_file_and_line(tmp_path):
         check([one_claim()], tmp_path)
 
 
+@pytest.mark.parametrize("cell", ["nan", "NaN", "inf", "-inf", "Infinity"])
+def test_a_nan_or_infinite_cell_stops_the_report_naming_file_and_line(tmp_path, cell, capsys):
+    write_table(tmp_path, "rep,arm,x", ["1,b,2.0", f"2,b,{cell}"])
+    with pytest.raises(ClaimsError, match=rf"t.csv:3: x is '{cell}', not a finite number"):
+        check([one_claim()], tmp_path)
+    # a regime's or a denominator's column too, and the command writes no verdicts
+    write_table(tmp_path, "rep,arm,x", ["1,b,2.0", "2,b,2.1"])
+    write_table(tmp_path, "arm,y", [f"b,{cell}"], name="u.csv")
+    claim = one_claim()
+    claim["measure"]["relative_to"] = {"table": "u.csv", "column": "y", "where": {"arm": "b"}}
+    path = tmp_path / "claims.yaml"
+    path.write_text(yaml.safe_dump({"claims": [claim]}))
+    md, out = tmp_path / "claims.md", tmp_path / "claims.csv"
+    args = ["--claims", str(path), "--results", str(tmp_path), "--markdown", str(md)]
+    assert main([*args, "--csv", str(out)]) == 1
+    assert f"u.csv:2: y is '{cell}', not a finite number" in capsys.readouterr().err
+    assert not out.exists() and not md.exists()
+
+
 def test_markdown_shows_basis_interval_and_summary(tmp_path):
     write_table(tmp_path, "rep,arm,x", ["1,b,1.9", "2,b,2.1"])
     md, out = tmp_path / "claims.md", tmp_path / "claims.csv"

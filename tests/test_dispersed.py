@@ -6,7 +6,15 @@ import json
 import pytest
 import yaml
 
-from conftest import REPO, FreshRun, emulator_platform_run, planned_jobs, snakemake
+from conftest import (
+    REPO,
+    FreshRun,
+    empty_trace_summary,
+    emulator_platform_run,
+    needs_ftl_sim,
+    planned_jobs,
+    snakemake,
+)
 from mobifrag.tables import dispersed as dispersed_table
 
 DISPERSED = REPO / "results/emulator-emmc/test/dispersed/ext4"
@@ -51,6 +59,15 @@ def test_a_model_of_a_phase_the_job_did_not_run_is_named(tmp_path):
         dispersed_table.dispersed_rows(tmp_path, models)
 
 
+@needs_ftl_sim
+def test_a_replay_of_an_empty_trace_is_refused_naming_its_summary(tmp_path):
+    (tmp_path / "blktrace" / "write-1").mkdir(parents=True)
+    fio_report(tmp_path, "write-1", 5)
+    empty = empty_trace_summary(tmp_path / "model")
+    with pytest.raises(dispersed_table.ftl.FtlSimError, match=f"{empty}: the replay of .*met no"):
+        dispersed_table.dispersed_rows(tmp_path, [("write", "1", "W-GC", str(empty))])
+
+
 def test_a_damaged_summary_is_named(tmp_path):
     (tmp_path / "blktrace" / "read-1").mkdir(parents=True)
     fio_report(tmp_path, "read-1", 5)
@@ -86,7 +103,7 @@ def test_each_repetition_gives_its_own_rows_in_repetition_order(tmp_path):
 
 def test_a_repetition_without_models_is_named(tmp_path):
     runs = two_repetitions(tmp_path)
-    models = [("1", "read", "1", "R-16", summary(tmp_path / "a.json"))]
+    models = [("1", "read", "1", "R-16", summary(tmp_path / "a.json", reads=1))]
     with pytest.raises(dispersed_table.DispersedError, match="no --model of repetition 2"):
         dispersed_table.repeated_rows(runs, models)
 

@@ -20,8 +20,9 @@ from pathlib import Path
 
 import pytest
 import yaml
+from test_profiles_dry_run import repo_copy
 
-from conftest import REPO, planned_jobs, snakemake
+from conftest import REPO, local_env, planned_jobs, snakemake, snakemake_command
 from mobifrag.report import figure_reference, provenance
 from mobifrag.report.claims import load_claims
 from mobifrag.workflow.atomic import write_table
@@ -521,3 +522,22 @@ def test_a_model_only_figure_needs_no_kernel():
     jobs = planned_jobs(plan.stdout)
     assert {"janusd_throughput", "figure_stamp", "figure"} <= set(jobs)
     assert not {"kernel_emulator", "provenance"} & set(jobs), jobs
+
+
+@needs_r
+def test_a_script_that_draws_nothing_fails_its_figure_job_naming_the_file(tmp_path):
+    # in a copy of the repository, whose figure script leaves both files empty
+    copy = repo_copy(tmp_path / "repo")
+    stem = "tmc-fig13-flashsim-diff"
+    script = "args <- commandArgs(TRUE)\ninvisible(file.create(args[1:2]))\n"
+    (copy / "paper-figures" / f"{stem}.R").write_text(script)
+    run = copy / "results" / "emulator-emmc" / "test"
+    write_csv(run / "flashsim" / "diff.csv", "trace,requests", ["scan,1"])
+    (run / "figure-stamp.json").write_text(json.dumps(STAMP_RECORD))
+    target = f"paper-figures/emulator-emmc/test/{stem}.pdf"
+    command = snakemake_command("--allowed-rules", "figure", "--config", "scale=test", "--", target)
+    drawn = subprocess.run(command, cwd=copy, env=local_env(), capture_output=True, text=True)
+    output = drawn.stdout + drawn.stderr
+    assert drawn.returncode != 0
+    assert f"figure {stem}: {target} is empty: its script drew nothing" in output
+    assert not (copy / target).exists()

@@ -282,3 +282,16 @@ def test_data_waf_matches_an_independent_greedy_model(tmp_path, op):
     assert summary["gc"]["data_page_copies"] > 0
     assert summary["flash"]["waf"] == ours  # whole map: no translation writes
     assert abs(ours - reference) / reference < 0.01, (op, ours, reference)
+
+
+@needs_ftl_sim
+def test_a_misspelt_conf_key_stops_the_comparison_naming_it(tmp_path, flashsim, capsys):
+    # FlashSim and ftl-sim alike would run it with that delay at its default
+    misspelt = tmp_path / "diff.conf"
+    misspelt.write_text((MODEL / "diff.conf").read_text() + "PAGE_WRITE_DELAYY 800\n")
+    a = random_trace(tmp_path / "a.csv", 1, 100, 4000, 0.5)
+    table = tmp_path / "diff.csv"
+    argv = ["--ftl-sim", str(FTL_SIM), "--flashsim", str(flashsim), "--conf", str(misspelt)]
+    assert flashsim_diff.main([*argv, "--trace", f"a={a}", "--table", str(table)]) == 1
+    assert "unknown key PAGE_WRITE_DELAYY" in capsys.readouterr().err
+    assert not table.exists()

@@ -328,6 +328,24 @@ def test_report_counts_by_paper_and_check_explains_misses_and_compares(fake_run,
     assert f'href="{table.resolve().as_uri()}"' in page and "too large to embed" in page
 
 
+@pytest.mark.parametrize(("content", "what"), [(b"", "is empty"), (b"%PDF-1.4", "is not a PNG")])
+def test_a_figure_that_was_not_drawn_stops_the_report_naming_it(fake_run, content, what, capsys):
+    root, run, figures = fake_run
+    blank = figures / f"{FIGURES[1]}.png"
+    blank.write_bytes(content)
+    args = ["--claims-csv", str(run / "claims.csv"), "--claims", "config/claims.yaml"]
+    args += [
+        "--provenance",
+        str(run / "provenance.json"),
+        "--registry",
+        str(root / "registry.yaml"),
+    ]
+    args += ["--figures", str(figures), "--out", str(run / "report.html")]
+    assert report_html.main(args) == 1
+    assert f"report: {blank} {what}" in capsys.readouterr().err
+    assert not (run / "report.html").exists()
+
+
 def test_claim_tables_follow_the_denominator():
     claim = {"measure": {"table": "a.csv", "relative_to": {"table": "b.csv"}}}
     assert report_html.claim_tables(claim) == ["a.csv", "b.csv"]

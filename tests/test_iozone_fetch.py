@@ -1,9 +1,11 @@
 """IOzone, fetched as Debian's pinned iozone3 package (benchmarks/iozone, rule
-iozone_fetch): an unreachable mirror is an error naming it and the package; the fetched
+iozone_fetch): an unreachable mirror is an error naming it and the package, offline a
+vendor copy is checked or named missing; the fetched
 binary runs the four tests as jobs/ext4tune-bench.sh invokes them (on the host, in a
 scratch folder), each test only reads or only writes the file, and its reports are what
 the Ext4-tuning table reads."""
 
+import os
 import re
 import shutil
 import subprocess
@@ -53,6 +55,23 @@ def test_an_unreachable_mirror_is_named_with_the_package(tmp_path):
     assert done.returncode == 1
     version = pin()["IOZONE_VERSION"]
     assert f"cannot get iozone3 {version}: the mirror http://127.0.0.1:9/debian" in done.stderr
+    assert not (tmp_path / "build" / "bin" / "iozone").exists()
+
+
+def test_offline_a_damaged_vendor_copy_is_refused_and_a_missing_one_named(tmp_path):
+    name = f"iozone3_{pin()['IOZONE_VERSION']}_{pin()['IOZONE_ARCH']}.deb"
+    vendor = tmp_path / "vendor"
+    vendor.mkdir()
+    env = {**os.environ, "IOZONE_OFFLINE": "1", "MOBIFRAG_VENDOR": str(vendor)}
+    fetch = [SOURCE / "fetch.sh", tmp_path / "build"]
+    missing = subprocess.run(fetch, env=env, capture_output=True, text=True, timeout=120)
+    assert missing.returncode == 1
+    assert f"{vendor / name} is missing" in missing.stderr
+    assert pin()["IOZONE_SHA256"] in missing.stderr
+    (vendor / name).write_bytes(b"not the package")
+    damaged = subprocess.run(fetch, env=env, capture_output=True, text=True, timeout=120)
+    assert damaged.returncode == 1
+    assert f"{vendor / name} has sha256" in damaged.stderr and "refusing it" in damaged.stderr
     assert not (tmp_path / "build" / "bin" / "iozone").exists()
 
 

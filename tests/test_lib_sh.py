@@ -1,13 +1,14 @@
-"""jobs/lib.sh's fence around formatting, run from a host shell.
+"""jobs/lib.sh's fence around formatting and its blktrace stop, run from a host shell.
 
-Only require_test_disk is ever called (never make_fs), so no disk is written whatever
-the outcome; the tests that need a block device of the host only stat it.
+Of the fence only require_test_disk is ever called (never make_fs), so no disk is
+written whatever the outcome; the tests that need a block device of the host only stat it.
 """
 
 import os
 import shutil
 import stat
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -182,3 +183,54 @@ def test_a_marker_of_another_boot_is_refused():
     )
     done = subprocess.run(in_private_run(script), capture_output=True, text=True, timeout=60)
     assert done.returncode != 0 and NOT_GUEST in done.stderr
+
+
+# --- trace_stop: blktrace's log kept, its failure the job's -------------------------------
+
+# blktrace's own stand-in: it ends on SIGINT with the given status, as blktrace ends
+# (0 once it has written its summary, 1 when it could not trace)
+BLKTRACE_STANDIN = (
+    "import pathlib, signal, sys, time\n"
+    "signal.signal(signal.SIGINT, lambda *_: sys.exit(int(sys.argv[1])))\n"
+    "pathlib.Path('ready').touch()\n"
+    "time.sleep(60)\n"
+)
+
+
+def trace_stop(tmp_path, status):
+    """trace_stop of a phase whose blktrace ends with `status` on SIGINT, in sh."""
+    out = tmp_path / "out"
+    out.mkdir()
+    script = f"""
+TMPDIR={tmp_path}
+. "{LIB}"
+mkdir -p "$TMPDIR/blktrace/phase"
+echo "Total: 12 events (dropped 0), 1 KiB data" > "$TMPDIR/blktrace/phase.log"
+: > "$TMPDIR/blktrace/phase/trace.blktrace.0"
+"{sys.executable}" -c "$STANDIN" {status} &
+BLKTRACE_PID=$!
+while [ ! -e ready ]; do sleep 0.05; done
+trace_stop phase
+echo stopped
+"""
+    env = {"PATH": os.environ["PATH"], "STANDIN": BLKTRACE_STANDIN}
+    run = subprocess.run(
+        ["sh", "-c", script], cwd=out, env=env, capture_output=True, text=True, timeout=60
+    )
+    return run, out / "blktrace" / "phase"
+
+
+def test_trace_stop_keeps_blktraces_log_with_the_trace_files(tmp_path):
+    run, phase = trace_stop(tmp_path, 0)
+    assert run.returncode == 0 and "stopped" in run.stdout, run.stderr
+    assert (phase / "trace.blktrace.0").is_file()
+    assert "dropped 0" in (phase / "blktrace.log").read_text()
+
+
+def test_trace_stop_fails_the_job_when_blktrace_failed(tmp_path):
+    run, phase = trace_stop(tmp_path, 1)
+    assert run.returncode != 0 and "stopped" not in run.stdout
+    assert "blktrace of phase exited with status 1 (its log: blktrace/phase/blktrace.log)" in (
+        run.stderr
+    )
+    assert (phase / "blktrace.log").is_file()

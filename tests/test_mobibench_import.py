@@ -114,6 +114,33 @@ def test_malformed_line_is_named_by_file_and_line(tmp_path, line, message):
     assert message in str(error.value)
 
 
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("1 20 pwrite 36 18446744073709551615 4096", "18446744073709551615 is not an integer"),
+        ("1 20 pwrite 36 9223372036854775807 4096", "beyond the largest file offset"),
+        ("1 20 write 36 9223372036854775807", "beyond the largest file offset"),
+        ("1 18446744073709551616 write 36 4", "TIME_US 18446744073709551616 is not"),
+    ],
+)
+def test_a_number_the_iotrace_cannot_hold_is_named_by_file_and_line(tmp_path, line, message):
+    # the first write moves the descriptor's offset past 0, so a huge write overflows
+    path = write(tmp_path, f"1 0 open data/data O_RDWR|O_CREAT 36\n1 10 write 36 4\n{line}\n")
+    with pytest.raises(MobibenchError, match=f"^{path}:3: ") as error:
+        import_mobibench(path)
+    assert message in str(error.value)
+    out = tmp_path / "t.iotrace"
+    assert main(["mobibench", "--in", str(path), "--out", str(out)]) == 65
+    assert not out.exists()
+
+
+def test_more_threads_than_a_trace_may_have_are_named_by_line(tmp_path):
+    lines = [f"{t} {t} open data/data O_RDWR|O_CREAT {t + 3}" for t in range(1, 258)]
+    path = write(tmp_path, "\n".join(lines) + "\n")
+    with pytest.raises(MobibenchError, match=f"^{path}:257: open: THREAD 257 would be distinct"):
+        import_mobibench(path)
+
+
 def test_empty_trace_is_an_error(tmp_path):
     with pytest.raises(MobibenchError, match=":1: no calls"):
         read_calls(write(tmp_path, "\n"))

@@ -2,7 +2,8 @@ import json
 
 import pytest
 
-from conftest import write_snapshot
+from conftest import empty_trace_summary, needs_ftl_sim, write_snapshot
+from mobifrag.model import ftl
 from mobifrag.tables import scan
 from mobifrag.tables.scan import ScanError, hole_kib, linear_fit
 
@@ -48,7 +49,7 @@ def scan_run(root, rep, pieces, read_ns):
 
 
 def model(path, requests, modeled_us):
-    summary = {"requests": {"read": {"count": requests}}}
+    summary = {"requests": {"read": {"count": requests}, "write": {"count": 0}}}
     summary["time"] = {"device_busy_us": modeled_us / 2, "modeled_us": modeled_us}
     path.write_text(json.dumps(summary))
     return path
@@ -101,3 +102,17 @@ def test_the_command_line_writes_both_tables_with_a_rep_column(tmp_path):
         "2",
         "2",
     ]
+
+
+@needs_ftl_sim
+def test_a_replay_of_an_empty_trace_is_refused_naming_its_summary(tmp_path, capsys):
+    runs, models = two_repetitions(tmp_path)
+    models["2", "pristine"] = empty_trace_summary(tmp_path)
+    with pytest.raises(ftl.FtlSimError, match="met no read or write"):
+        scan.tables(runs, models)
+    argv = [arg for rep, run in runs.items() for arg in ("--run", rep, str(run))]
+    argv += [arg for (rep, phase), p in models.items() for arg in ("--model", rep, phase, str(p))]
+    table, fit = tmp_path / "scan.csv", tmp_path / "fit.csv"
+    assert scan.main([*argv, "--table", str(table), "--fit", str(fit)]) == 1
+    assert f"{models['2', 'pristine']}: the replay of " in capsys.readouterr().err
+    assert not table.exists()

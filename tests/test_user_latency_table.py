@@ -6,7 +6,7 @@ import sqlite3
 
 import pytest
 
-from conftest import REPO
+from conftest import REPO, empty_trace_summary, needs_ftl_sim
 from mobifrag.tables import user_latency as table
 from mobifrag.workloads.__main__ import main as workloads
 from mobifrag.workloads.scenarios import ModelError
@@ -92,6 +92,22 @@ def test_rows_join_times_requests_and_fragmentation(run, tmp_path):
     assert launch["modeled_ms"] == "1.84" and launch["device_ms"] == "1.5"
     assert launch["wall_ms"] == "1.5"
     assert rows[2]["files"] == "1" and rows[2]["max_dof"] == "1"
+
+
+@needs_ftl_sim
+def test_a_replay_of_an_empty_trace_is_refused_naming_its_summary(run, tmp_path, capsys):
+    phases = ("install-x", "launch-x", "sqlite")
+    replays = models(tmp_path, "severe", {p: summary(3, 7, 1500, 1840) for p in phases})
+    replays[("severe", "1", "launch-x")] = empty_trace_summary(tmp_path)
+    with pytest.raises(table.ftl.FtlSimError, match="met no read or write"):
+        table.run_rows("severe", "1", run, replays)
+    argv = ["--run", "severe", "1", str(run)]
+    for key, path in replays.items():
+        argv += ["--model", *key, str(path)]
+    out = tmp_path / "latency.csv"
+    assert table.main([*argv, "--table", str(out)]) == 1
+    assert f"{replays['severe', '1', 'launch-x']}: the replay of" in capsys.readouterr().err
+    assert not out.exists()
 
 
 def test_unfinished_run_is_named(tmp_path):

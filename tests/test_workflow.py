@@ -124,6 +124,23 @@ def test_a_bad_vcpu_count_in_the_config_is_named(tmp_path):
     assert "16 is greater than the maximum of 8" in run.stdout + run.stderr
 
 
+@pytest.mark.parametrize("seed", [-1, 0, 2**31, 2**64])
+def test_a_seed_a_workload_cannot_take_is_refused_naming_seed(seed):
+    # PostMark reads its seed as a positive C int; 0 or less it replaces with 42
+    run = snakemake("-n", "all", "--config", f"seed={seed}", check=False)
+    output = run.stdout + run.stderr
+    assert run.returncode != 0
+    assert f"On instance['seed']:\n    {seed}" in output
+
+
+def test_a_repetitions_seed_past_the_bound_is_refused_naming_seed():
+    largest = yaml.safe_load((REPO / "config" / "schema.yaml").read_text())["properties"]["seed"]
+    run = snakemake("-n", "all", "--config", f"seed={largest['maximum']}", check=False)
+    output = run.stdout + run.stderr
+    assert run.returncode != 0
+    assert f"config seed {largest['maximum']} + repetition_seed_offset 0 + repetition 2" in output
+
+
 @pytest.mark.parametrize(
     ("device", "series"), [("emulator-emmc", "emulator wall"), ("hikey960", "phone wall")]
 )

@@ -105,6 +105,37 @@ def test_malformed_supported_call_is_reported_with_file_and_line(tmp_path, capsy
     assert out.exists()
 
 
+def test_a_number_the_iotrace_cannot_hold_is_named_by_file_and_line(tmp_path, capsys):
+    log = tmp_path / "big.strace"
+    log.write_text(
+        '10:00:00.000001 openat(AT_FDCWD, "/data/x", O_WRONLY|O_CREAT|O_TRUNC, 0600) = 3\n'
+        '10:00:00.000002 pwrite64(3, "abc", 3, 9223372036854775807) = 3\n'
+        "10:00:00.000003 ftruncate(3, 99999999999999999999999) = 0\n"
+    )
+    result = import_strace(log)
+    assert [e.split(": ")[0] for e in result.errors] == [f"{log}:2", f"{log}:3"]
+    assert "beyond the largest file offset" in result.errors[0]
+    assert "99999999999999999999999 is not an integer" in result.errors[1]
+    out = tmp_path / "big.iotrace"
+    assert main(["strace", "--in", str(log), "--out", str(out)]) == 65
+    assert f"{log}:2: pwrite64:" in capsys.readouterr().err
+
+
+def test_more_tasks_than_a_trace_may_have_threads_are_named_by_line(tmp_path):
+    log = tmp_path / "tasks.strace"
+    log.write_text(
+        "".join(
+            f'{pid} 10:00:00.{pid:06d} openat(AT_FDCWD, "/data/f{pid}", O_WRONLY|O_CREAT|O_TRUNC)'
+            " = 3\n"
+            for pid in range(1, 258)
+        )
+    )
+    result = import_strace(log)
+    assert result.errors == [
+        f"{log}:257: openat: task 257 would be thread 257; a trace may have at most 256"
+    ]
+
+
 def test_shared_fds_and_dirfd_relative_paths(tmp_path):
     log = tmp_path / "attach.strace"
     log.write_text(

@@ -272,7 +272,7 @@ impl FtlConfig {
 
     /// Read `storage.ftl` from a mobifrag device profile.
     pub fn from_profile(path: &Path) -> Result<Self> {
-        let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+        let text = crate::text::read_text(path)?;
         Self::from_profile_str(&text, path)
     }
 

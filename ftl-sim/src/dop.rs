@@ -48,7 +48,7 @@ pub struct DopSummary {
 
 /// Read an extent table (CSV or TSV with a header).
 pub fn read_extents(path: &Path, unit_bytes: u64) -> Result<BTreeMap<String, Vec<Extent>>> {
-    let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+    let text = crate::text::read_text(path)?;
     parse_extents(&text, path, unit_bytes)
 }
 

@@ -38,17 +38,18 @@ const IGNORED: &[&str] = &[
 /// FlashSim's `CACHE_DFTL_LIMIT` when the file does not set it (ssd_config.cpp).
 const DEFAULT_CACHE_DFTL_LIMIT: u32 = 8;
 
-/// The result of an import: the model and the keys that were not understood.
+/// The result of an import: the model and the keys that were not understood,
+/// each with its line.
 pub struct Imported {
     pub config: FtlConfig,
-    pub unknown_keys: Vec<String>,
+    pub unknown_keys: Vec<(String, u64)>,
 }
 
 /// Read and convert `ssd.conf`; `over_provisioning` is not part of FlashSim's
 /// file unless it has an `OVERPROVISIONING` key (a percentage), so the caller
 /// supplies the default.
 pub fn import(path: &Path, over_provisioning: f64) -> Result<Imported> {
-    let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+    let text = crate::text::read_text(path)?;
     import_str(&text, path, over_provisioning)
 }
 
@@ -143,7 +144,7 @@ pub fn import_str(text: &str, path: &Path, over_provisioning: f64) -> Result<Imp
 
 type Pairs = HashMap<String, (f64, u64)>;
 
-fn parse_pairs(text: &str, path: &Path) -> Result<(Pairs, Vec<String>)> {
+fn parse_pairs(text: &str, path: &Path) -> Result<(Pairs, Vec<(String, u64)>)> {
     let mut values = HashMap::new();
     let mut unknown = Vec::new();
     for (i, raw) in text.lines().enumerate() {
@@ -175,7 +176,7 @@ fn parse_pairs(text: &str, path: &Path) -> Result<(Pairs, Vec<String>)> {
             continue;
         }
         if !KNOWN.contains(&key) {
-            unknown.push(key.to_string());
+            unknown.push((key.to_string(), line_no));
             continue;
         }
         values.insert(key.to_string(), (v, line_no));

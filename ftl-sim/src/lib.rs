@@ -21,6 +21,7 @@ pub mod rng;
 pub mod stats;
 pub mod summary;
 pub mod synth;
+pub mod text;
 pub mod timeline;
 pub mod trace;
 

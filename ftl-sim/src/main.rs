@@ -2,7 +2,7 @@
 
 use clap::{Args, Parser, Subcommand};
 use ftl_sim::config::{CacheMode, FtlConfig};
-use ftl_sim::error::{Error, Result};
+use ftl_sim::error::{Error, Location, Result};
 use ftl_sim::replay::{self, Arrivals, ReplayOptions};
 use ftl_sim::request::Op;
 use ftl_sim::rng::SplitMix64;
@@ -48,6 +48,10 @@ struct ModelArgs {
     /// Over-provisioning for an imported ssd.conf without OVERPROVISIONING.
     #[arg(long, default_value_t = 0.07)]
     flashsim_op: f64,
+    /// Refuse an ssd.conf key that is neither modelled nor one FlashSim has
+    /// (a misspelt key would leave its default in place with a warning only).
+    #[arg(long, requires = "flashsim_conf")]
+    flashsim_strict: bool,
     /// Override the mapping-cache size in bytes.
     #[arg(long)]
     cache_bytes: Option<u64>,
@@ -202,6 +206,11 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
+        // The reader of standard output is gone (`ftl-sim show | head -c 1`): end
+        // as a process that SIGPIPE ended, without a word, as other tools do.
+        Err(Error::Io { source, .. }) if source.kind() == std::io::ErrorKind::BrokenPipe => {
+            ExitCode::from(141)
+        }
         Err(e) => {
             eprintln!("ftl-sim: {e}");
             ExitCode::FAILURE
@@ -223,10 +232,17 @@ fn load_model(m: &ModelArgs, warnings: &mut Vec<String>) -> Result<Model> {
         (Some(p), _) => (FtlConfig::from_profile(p)?, profile_info(p)),
         (None, Some(p)) => {
             let imported = flashsim_conf::import(p, m.flashsim_op)?;
-            for k in &imported.unknown_keys {
+            if let (true, Some((k, line))) = (m.flashsim_strict, imported.unknown_keys.first()) {
+                return Err(Error::parse(
+                    p,
+                    Location::Line(*line),
+                    format!("unknown key {k}: neither modelled nor FlashSim's (misspelt?)"),
+                ));
+            }
+            for (k, line) in &imported.unknown_keys {
                 warn(
                     warnings,
-                    format!("{}: ignoring unknown key {k}", p.display()),
+                    format!("{}: line {line}: ignoring unknown key {k}", p.display()),
                 );
             }
             (imported.config, (None, 0.0))
@@ -250,7 +266,7 @@ fn load_model(m: &ModelArgs, warnings: &mut Vec<String>) -> Result<Model> {
 
 /// `name` and `storage.host_overhead_us` of a profile (already parsed once).
 fn profile_info(path: &Path) -> (Option<String>, f64) {
-    let v: Option<serde_yaml::Value> = std::fs::read_to_string(path)
+    let v: Option<serde_yaml::Value> = ftl_sim::text::read_text(path)
         .ok()
         .and_then(|t| serde_yaml::from_str(&t).ok());
     let name = v
@@ -413,11 +429,17 @@ fn run_replay(a: &ReplayArgs) -> Result<()> {
     let json = serde_json::to_string_pretty(&s).expect("summary serialises");
     match &a.out {
         Some(p) => std::fs::write(p, json + "\n").map_err(|e| Error::io(p, e)),
-        None => {
-            println!("{json}");
-            Ok(())
-        }
+        None => print_out(&json),
     }
+}
+
+/// `text` and a newline on standard output; an error that names it when the
+/// write fails (main ends quietly when the reader has closed it).
+fn print_out(text: &str) -> Result<()> {
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{text}")
+        .and_then(|()| out.flush())
+        .map_err(|e| Error::io(Path::new("<standard output>"), e))
 }
 
 fn write_dop(ftl: &Ftl, a: &ReplayArgs, table: &Path) -> Result<dop::DopSummary> {
@@ -513,6 +535,5 @@ fn run_show(m: &ModelArgs) -> Result<()> {
             "translation_pages": geo.tpages,
         }
     });
-    println!("{}", serde_json::to_string_pretty(&v).expect("json"));
-    Ok(())
+    print_out(&serde_json::to_string_pretty(&v).expect("json"))
 }

@@ -656,3 +656,98 @@ fn overlap_arrivals_need_completions_and_say_so() {
     );
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
 }
+
+#[test]
+fn a_line_past_the_bound_is_an_error_naming_file_and_line_not_a_whole_read() {
+    let d = tmpdir("long-line");
+    let dev = profile(&d);
+    let long = "9".repeat(ftl_sim::text::MAX_LINE_BYTES + 1);
+    let t = d.join("t.csv");
+    // a blank first line (every text format skips one), then the long line
+    std::fs::write(&t, format!("\n{long}\n0,W,8,8\n")).unwrap();
+    for format in ["csv", "blkparse", "uflip", "mqsim"] {
+        let o = replay(&dev, format, &t, &[]);
+        assert_eq!(o.status.code(), Some(1), "{format}");
+        let e = stderr(&o);
+        assert!(
+            e.contains("t.csv: line 2: line longer than 1048576 bytes"),
+            "{format}: {e}"
+        );
+        assert_eq!(e.lines().count(), 1, "{e}");
+    }
+    // a line of the bound itself is read (and refused for what it says)
+    std::fs::write(&t, format!("0,W,0,8\n{}\n", &long[1..])).unwrap();
+    let e = stderr(&replay(&dev, "csv", &t, &[]));
+    assert!(e.contains("line 2") && !e.contains("longer than"), "{e}");
+    // the whole-file readers: a device profile, an ssd.conf, an extent table
+    let big_dev = d.join("big.yaml");
+    std::fs::write(&big_dev, format!("name: x\n# {long}\n")).unwrap();
+    let e = stderr(&replay(&big_dev, "csv", &t, &[]));
+    assert!(e.contains("big.yaml: line 2: line longer than"), "{e}");
+    let conf = d.join("ssd.conf");
+    std::fs::write(&conf, format!("{SSD_CONF}# {long}\n")).unwrap();
+    let e = stderr(&show_conf(&conf));
+    assert!(e.contains("ssd.conf: line 16: line longer than"), "{e}");
+    let extents = d.join("extents.csv");
+    std::fs::write(&extents, format!("file,physical,length\n{long}\n")).unwrap();
+    std::fs::write(&t, "0,W,0,8\n").unwrap();
+    let extents_arg = extents.to_str().unwrap();
+    let e = stderr(&replay(&dev, "csv", &t, &["--extents", extents_arg]));
+    assert!(e.contains("extents.csv: line 2: line longer than"), "{e}");
+}
+
+#[test]
+fn a_closed_standard_output_ends_quietly_not_in_a_panic() {
+    let d = tmpdir("closed-stdout");
+    let dev = profile(&d);
+    // a pipe whose reader has already exited: the first write fails with EPIPE
+    let mut reader = Command::new("true")
+        .stdin(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let write_end = reader.stdin.take().unwrap();
+    assert!(reader.wait().unwrap().success());
+    let o = bin()
+        .args(["show", "--device"])
+        .arg(&dev)
+        .stdout(write_end)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(141), "{}", stderr(&o));
+    assert_eq!(stderr(&o), "");
+}
+
+#[test]
+fn flashsim_strict_refuses_a_misspelt_ssd_conf_key_by_line() {
+    let d = tmpdir("flashsim-strict");
+    let conf = d.join("ssd.conf");
+    std::fs::write(&conf, format!("{SSD_CONF}PAGE_READ_DELAYY 50\n")).unwrap();
+    // without the flag: FlashSim's default stays, with a warning naming the line
+    let o = show_conf(&conf);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("ssd.conf: line 16: ignoring unknown key PAGE_READ_DELAYY"),
+        "{}",
+        stderr(&o)
+    );
+    let o = bin()
+        .args(["show", "--flashsim-strict", "--flashsim-conf"])
+        .arg(&conf)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    let e = stderr(&o);
+    assert!(
+        e.contains("ssd.conf: line 16: unknown key PAGE_READ_DELAYY"),
+        "{e}"
+    );
+    assert_eq!(e.lines().count(), 1, "{e}");
+    // FlashSim's own keys that are not modelled pass (RAM_READ_DELAY is one)
+    std::fs::write(&conf, SSD_CONF).unwrap();
+    let o = bin()
+        .args(["show", "--flashsim-strict", "--flashsim-conf"])
+        .arg(&conf)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+}

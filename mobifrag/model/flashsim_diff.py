@@ -6,7 +6,8 @@ same traces through both simulators at one matched configuration, compared.
         --trace NAME=BLKTRACE_DIR_OR_CSV ... --table diff.csv [--runs DIR]
 
 The configuration (model/flashsim/diff.conf) is FlashSim's ssd.conf format; ftl-sim
-imports it (`--flashsim-conf`, 7 % over-provisioning), so both have the same geometry,
+imports it (`--flashsim-conf`, 7 % over-provisioning; `--flashsim-strict` refuses a key
+neither knows, which would leave a default in place), so both have the same geometry,
 flash timing and a page-mapped DFTL whose cached mapping table holds CACHE_DFTL_LIMIT
 translation pages of entries. FlashSim runs through mobifrag's driver
 (model/flashsim/replay.cpp), ftl-sim closed loop (`--arrivals closed`), so both serve one
@@ -201,6 +202,7 @@ def compare(
         run(
             ftl_sim,
             "replay",
+            "--flashsim-strict",  # a misspelt key would leave one simulator at a default
             "--flashsim-conf",
             conf,
             "--flashsim-op",

@@ -60,6 +60,30 @@ def load_summary(path: Path) -> dict:
         raise FtlSimError(f"{path}: no ftl-sim summary ({error})") from None
 
 
+def block_requests(summary: dict) -> int:
+    """Read and write requests of an ftl-sim summary (what the phase asked of the disk)."""
+    return sum(summary["requests"][op]["count"] for op in ("read", "write"))
+
+
+def load_phase_replay(path: Path) -> dict:
+    """A kept ftl-sim summary of a phase that read or wrote the disk; FtlSimError naming
+    the file and its trace when the replay met no read or write. ftl-sim replays an
+    empty per-CPU blktrace with a warning and every count 0, which a table must not take
+    for a measurement (blktrace.log beside the trace says whether it dropped events)."""
+    summary = load_summary(path)
+    try:
+        requests = block_requests(summary)
+    except (KeyError, TypeError) as error:
+        raise FtlSimError(f"{path}: not an ftl-sim summary (no {error})") from None
+    if requests == 0:
+        traces = summary.get("replay", {}).get("trace_files") or ["its trace"]
+        raise FtlSimError(
+            f"{path}: the replay of {', '.join(traces)} met no read or write (an empty"
+            " block trace?): no row is made of it"
+        )
+    return summary
+
+
 def parallel_units(ftl_sim: Path, device: Path) -> int:
     """The device profile's parallel units (channels × ways × dies × planes)."""
     shown = json.loads(run(ftl_sim, "show", "--device", str(device)))
@@ -101,7 +125,7 @@ def phase_columns(summary: dict) -> dict[str, str]:
     write requests, the bytes they read and wrote, flushes, device and modeled time (ms)."""
     requests = summary["requests"]
     return {
-        "requests": str(requests["read"]["count"] + requests["write"]["count"]),
+        "requests": str(block_requests(summary)),
         "read_bytes": str(requests["read"]["bytes"]),
         "write_bytes": str(requests["write"]["bytes"]),
         "flushes": str(requests["flush"]["count"]),

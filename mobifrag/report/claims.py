@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import math
 import statistics
 import sys
 from collections import defaultdict
@@ -166,10 +167,15 @@ def read_rows(table: Path, needed: list[str]) -> tuple[list[dict], bool]:
 
 
 def number(table: Path, line: int, column: str, text: str) -> float:
+    """A cell's finite number; ClaimsError naming the file and line otherwise (a NaN or an
+    infinity is a damaged measurement, not one outside the band)."""
     try:
-        return float(text)
+        value = float(text)
     except ValueError:
         raise ClaimsError(f"{table}:{line}: {column} is {text!r}, not a number") from None
+    if not math.isfinite(value):
+        raise ClaimsError(f"{table}:{line}: {column} is {text!r}, not a finite number")
+    return value
 
 
 def column_values(results: Path, measure: dict) -> dict[str | None, list[float]] | None:

@@ -85,9 +85,21 @@ def verdict_badge(verdict: str) -> str:
     return f'<span class="verdict v-{slug(verdict)}">{esc(verdict)}</span>'
 
 
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+class ReportError(ValueError):
+    """An input the page cannot show as it is; the message names the file."""
+
+
 def data_uri(path: Path) -> str:
-    encoded = base64.b64encode(path.read_bytes()).decode("ascii")
-    return f"data:image/png;base64,{encoded}"
+    """The PNG embedded; ReportError for an empty file or one that is not a PNG (a figure
+    script that drew nothing), which the page would show as a blank image."""
+    data = path.read_bytes()
+    if not data.startswith(PNG_SIGNATURE):
+        what = "is empty" if not data else "is not a PNG"
+        raise ReportError(f"{path} {what}: its figure or chart was not drawn")
+    return f"data:image/png;base64,{base64.b64encode(data).decode('ascii')}"
 
 
 def read_claims_csv(path: Path) -> list[dict]:
@@ -515,17 +527,21 @@ def main(argv: list[str] | None = None) -> int:
         "--reference", type=Path, help="the reference run's verdicts (docs/reference/)"
     )
     args = parser.parse_args(argv)
-    page = render(
-        args.claims_csv,
-        args.claims,
-        args.provenance,
-        args.chart,
-        args.registry,
-        args.figures,
-        args.out,
-        args.benchmarks,
-        args.reference,
-    )
+    try:
+        page = render(
+            args.claims_csv,
+            args.claims,
+            args.provenance,
+            args.chart,
+            args.registry,
+            args.figures,
+            args.out,
+            args.benchmarks,
+            args.reference,
+        )
+    except ReportError as error:
+        print(f"report: {error}", file=sys.stderr)
+        return 1
     write_lines_atomic(args.out, page.rstrip("\n").split("\n"))
     args.out.chmod(0o644)
     return 0

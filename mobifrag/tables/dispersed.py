@@ -64,7 +64,7 @@ def dispersed_rows(run: Path, models: list[tuple[str, str, str, str]]) -> list[d
     for op, region, model, summary_path in sorted(models, key=lambda m: (m[0], int(m[1]))):
         if (op, int(region)) not in ran:
             raise DispersedError(f"{run}: no phase {op}-{region} for model {model}")
-        summary = ftl.load_summary(summary_path)
+        summary = ftl.load_phase_replay(summary_path)
         rows.append(
             {
                 "op": op,

@@ -56,7 +56,7 @@ def read_summary(models: dict[tuple[str, str], Path], rep: str, phase: str) -> d
         raise ScanError(
             f"no model replay of {phase} in repetition {rep} (give --model {rep} {phase} SUMMARY)"
         )
-    return ftl.load_summary(models[rep, phase])
+    return ftl.load_phase_replay(models[rep, phase])
 
 
 def scan_rows(rep: str, run: Path, models: dict[tuple[str, str], Path]) -> list[dict[str, object]]:

@@ -87,11 +87,6 @@ def file_fragmentation(snapshot: Snapshot, paths: list[str], where: Path) -> dic
     }
 
 
-def block_requests(summary: dict) -> int:
-    """Read and write requests of an ftl-sim summary (what the phase asked of the disk)."""
-    return sum(summary["requests"][op]["count"] for op in ("read", "write"))
-
-
 Models = dict[tuple[str, str, str], Path]
 
 
@@ -100,7 +95,7 @@ def read_summary(models: Models, state: str, rep: str, phase: str) -> dict:
     key = (state, rep, phase)
     if key not in models:
         raise LatencyError(f"no model replay of {' '.join(key)} (give --model {' '.join(key)} …)")
-    return ftl.load_summary(models[key])
+    return ftl.load_phase_replay(models[key])
 
 
 def run_rows(state: str, rep: str, run: Path, models: Models) -> list[dict[str, str]]:
@@ -118,7 +113,7 @@ def run_rows(state: str, rep: str, run: Path, models: Models) -> list[dict[str, 
                 "phase": phase,
                 "app": app,
                 **file_fragmentation(snapshot, files, run / "snapshot"),
-                "requests": str(block_requests(summary)),
+                "requests": str(ftl.block_requests(summary)),
                 **ftl.times_ms(summary),
                 "wall_ms": f"{ns / 1e6:.6g}",
             }

@@ -49,7 +49,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from mobifrag.workloads.iotrace import Op, make_op, path_problem
+from mobifrag.workloads.iotrace import TRACE_MAX_THREADS, Op, make_op, path_problem
 
 # Fields after THREAD TIME_US CALL, as mobibench.c reads them (RESULT included).
 ARITY = {
@@ -73,7 +73,8 @@ WRITTEN_MANY_MORE_THAN = 100  # ARS §IV: "written more than 100 times"
 
 
 class MobibenchError(ValueError):
-    """A malformed trace line; the message starts with FILE:LINE."""
+    """A malformed trace line, or one whose numbers an `.iotrace` cannot hold; the
+    message starts with FILE:LINE."""
 
 
 @dataclass(frozen=True)
@@ -167,20 +168,32 @@ def read_calls(path: Path | str) -> list[Call]:
     return calls
 
 
-def convert(calls: list[Call], directory: str = DEFAULT_DIR) -> ImportResult:
-    """The calls → `.iotrace` operations, as Mobibench's replayer does them."""
+def convert(calls: list[Call], directory: str = DEFAULT_DIR, source: str = "trace") -> ImportResult:
+    """The calls → `.iotrace` operations, as Mobibench's replayer does them; a number the
+    format cannot hold (an offset past the largest file offset, a time past 2^64 - 1, more
+    threads than a trace may have) is a MobibenchError naming `source`:LINE."""
     directory = directory.strip("/")
     if directory and path_problem(directory):
         raise ValueError(f"--dir: {path_problem(directory)}")
     result = ImportResult(calls)
     table: dict[int, OpenFile | None] = {}  # None: a quoted (phone's own) file
     sizes: dict[str, int] = {}
+    threads: set[int] = set()
     opens = 0
     for call in sorted(calls, key=lambda c: c.time_us):  # stable: threads keep file order
         name, args = call.name, call.args
 
         def emit(op: str, path: str, *values, call=call) -> None:
-            result.ops.append(make_op(call.time_us, call.thread, op, path, *values))
+            threads.add(call.thread)
+            try:
+                if len(threads) > TRACE_MAX_THREADS:
+                    raise ValueError(
+                        f"THREAD {call.thread} would be distinct thread {len(threads)}; a "
+                        f"trace may have at most {TRACE_MAX_THREADS}"
+                    )
+                result.ops.append(make_op(call.time_us, call.thread, op, path, *values))
+            except ValueError as error:
+                raise MobibenchError(f"{source}:{call.line}: {call.name}: {error}") from None
 
         if name == "open":
             raw, _flags, fd = args
@@ -241,7 +254,7 @@ def convert(calls: list[Call], directory: str = DEFAULT_DIR) -> ImportResult:
 
 
 def import_mobibench(path: Path | str, directory: str = DEFAULT_DIR) -> ImportResult:
-    return convert(read_calls(path), directory)
+    return convert(read_calls(path), directory, str(path))
 
 
 def _written_many(counts: Counter, more_than: int) -> int:

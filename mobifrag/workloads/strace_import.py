@@ -12,7 +12,8 @@ treats every traced task as one process, for `strace -f -p` attached to a runnin
 Lines that are not a supported call (other syscalls, signals, exits) are skipped and
 counted; so are calls that failed, on descriptors not opened in the log (sockets,
 pipes), or on paths outside the chosen root. A supported call whose text cannot be
-parsed is an error reported as FILE:LINE.
+parsed, or whose numbers an `.iotrace` cannot hold (an offset past the largest file
+offset, more tasks than a trace may have threads), is an error reported as FILE:LINE.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
-from mobifrag.workloads.iotrace import Op, make_op, path_problem
+from mobifrag.workloads.iotrace import TRACE_MAX_THREADS, Op, make_op, path_problem
 
 LINE = re.compile(
     r"^(?:\[pid\s+(?P<pid1>\d+)\]\s+|(?P<pid2>\d+)\s+)?"
@@ -241,7 +242,13 @@ class Importer:
         return entry
 
     def emit(self, time_us: int, pid: int, op: str, path: str, *args) -> None:
-        self.result.ops.append(make_op(time_us, self.thread(pid), op, path, *args))
+        thread = self.thread(pid)
+        if thread >= TRACE_MAX_THREADS:
+            raise Malformed(
+                f"task {pid} would be thread {thread + 1}; a trace may have at most "
+                f"{TRACE_MAX_THREADS}"
+            )
+        self.result.ops.append(make_op(time_us, thread, op, path, *args))
 
     # -- lines ----------------------------------------------------------------------------
     def timestamp(self, match: re.Match) -> int:
@@ -300,7 +307,7 @@ class Importer:
             self.call(pid, time_us, name, args, ret)
         except Skip as skip:
             self.result.skipped[skip.reason] += 1
-        except Malformed as error:
+        except ValueError as error:  # Malformed, or a number an `.iotrace` cannot hold
             self.result.errors.append(f"{self.source}:{number}: {name}: {error}")
 
     def need(self, name: str, args: list[str], count: int) -> None:

@@ -26,6 +26,11 @@ from mobifrag.workflow.stages import (
 VENV_PYTHON = ".venv/bin/python"
 PYTHON = VENV_PYTHON if Path(workflow.basedir, VENV_PYTHON).exists() else sys.executable
 AGENT = "agent/build/mobifrag-agent"
+# The largest seed every workload takes, as the config schema bounds `seed`; a
+# repetition's seed (repetition_seed) is held to it too.
+MAX_SEED = yaml.safe_load(Path(workflow.basedir, "config/schema.yaml").read_text())[
+    "properties"
+]["seed"]["maximum"]
 
 
 def python_sources(module):
@@ -176,7 +181,14 @@ def repetition_seed(scale, rep):
     repetitions draws what it always drew), another for each other repetition; a
     scale's `repetition_seed_offset` moves them all (make stability)."""
     offset = scale_params(scale).get("repetition_seed_offset", 0)
-    return config["seed"] + offset + int(rep) - 1
+    seed = config["seed"] + offset + int(rep) - 1
+    if seed > MAX_SEED:
+        raise ValueError(
+            f"config seed {config['seed']} + repetition_seed_offset {offset} + repetition"
+            f" {rep} - 1 = {seed} is above {MAX_SEED}, the largest seed every workload"
+            " takes (config/schema.yaml, seed): choose a smaller seed"
+        )
+    return seed
 
 
 def app_package(app):

@@ -5,6 +5,7 @@
 # config/claims.yaml and the claims' tables). Each figure carries the run's stamp
 # (commit, device, scale, seed, date) as its last caption line and in its PDF's Title,
 # read from figure-stamp.json, an input, so a figure drawn again carries the current record.
+# A script that leaves an empty PDF or PNG fails its job, naming the file.
 
 
 # The stamp of the run's figures. Not provenance.json, which records the kernel the guests
@@ -65,4 +66,7 @@ rule figure:
         ' MOBIFRAG_FIGURE_STAMP="$stamp" MOBIFRAG_FIGURE_REFERENCE={output.reference}'
         ' MOBIFRAG_WALL_SERIES="{params.wall}"'
         " Rscript {input.script} {output.pdf} {output.png}"
-        " {input.tables} >> {log} 2>&1"
+        " {input.tables} >> {log} 2>&1 &&"
+        ' for drawn in {output.pdf:q} {output.png:q}; do [ -s "$drawn" ] || {{'
+        ' echo "figure {wildcards.stem}: $drawn is empty: its script drew nothing" >> {log};'
+        " exit 1; }}; done"

@@ -1,11 +1,13 @@
 //! Line-by-line reading of text traces over several files, with line
-//! numbers for error messages.
+//! numbers for error messages; a line longer than [`MAX_LINE_BYTES`] is an
+//! error naming it.
 
 use super::{Origin, Traced};
 use crate::error::{Error, Location, Result};
 use crate::request::Request;
+use crate::text::{read_bounded_line, too_long, LineRead, MAX_LINE_BYTES};
 use std::fs::File;
-use std::io::{BufRead, BufReader};
+use std::io::BufReader;
 use std::path::{Path, PathBuf};
 
 pub struct Lines {
@@ -48,13 +50,17 @@ impl Lines {
             }
             self.buf.clear();
             let reader = self.reader.as_mut().expect("opened above");
-            match reader.read_until(b'\n', &mut self.buf) {
-                Ok(0) => {
+            match read_bounded_line(reader, &mut self.buf, MAX_LINE_BYTES) {
+                Ok(LineRead::End) => {
                     self.reader = None;
                     self.current += 1;
                     continue;
                 }
-                Ok(_) => {}
+                Ok(LineRead::Line) => {}
+                Ok(LineRead::TooLong) => {
+                    let path = &self.paths[self.current];
+                    return Some(Err(too_long(path, self.line_no + 1, MAX_LINE_BYTES)));
+                }
                 Err(e) => return Some(Err(Error::io(&self.paths[self.current], e))),
             }
             self.line_no += 1;
