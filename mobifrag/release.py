@@ -199,7 +199,7 @@ OUTSIDE_INPUTS = (
         (("iozone3_489-1_amd64.deb", "IOZONE_SHA256"),),
         "IOzone's own (Debian non-free)",
         False,
-        "non-free; benchmarks/iozone/fetch.sh downloads it from deb.debian.org, verified",
+        "non-free; benchmarks/iozone/fetch.sh downloads it from Debian's archive, verified",
         fetched=("iozone/apt/iozone3_489-1_amd64.deb",),
     ),
 )
