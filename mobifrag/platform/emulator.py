@@ -489,7 +489,9 @@ def run_qemu(
     cpu_before = children_cpu_seconds()
     follower = ConsoleFollower(console)
     timer = PhaseTimer(start, phase_step)
-    with open(console, "wb") as log:
+    # The handler goes in before QEMU starts: a SIGTERM between the start and the wait
+    # would otherwise end the runner by the default action, with no word of why.
+    with open(console, "wb") as log, termination_raises():
         process = subprocess.Popen(
             command,
             stdin=subprocess.DEVNULL,
@@ -504,10 +506,9 @@ def run_qemu(
             return text
 
         try:
-            with termination_raises():
-                finished = wait_with_heartbeat(
-                    process, timeout_s, progress, poll, poll_every=PHASE_POLL_S
-                )
+            finished = wait_with_heartbeat(
+                process, timeout_s, progress, poll, poll_every=PHASE_POLL_S
+            )
         finally:
             # A runner stopped by a signal (a cluster scheduler's SIGTERM, a killed
             # workflow) must not leave its guest running on with nobody to wait for it.
