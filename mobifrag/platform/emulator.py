@@ -152,13 +152,21 @@ def check_host_threads(job: GuestJob, accel: str, host_cores: int | None) -> Non
         )
 
 
+TCG_LOOPS_PER_JIFFY = 8_000_000
+
+
 def clock_options(job: GuestJob, accel: str) -> list[str]:
     """Kernel options for the guest's clock. Under TCG every vCPU reads one TSC, QEMU's
     count of the host's clock; but the kernel takes the TSCs of a `qemu64` CPU (AMD,
     without constant_tsc) on more than one CPU for unsynchronized and falls back to the
     emulated HPET, each clock read a trip into QEMU. `tsc=reliable` keeps the TSC (and
-    skips the sync test at each CPU's bring-up)."""
-    return ["tsc=reliable"] if accel == "tcg" and job.cpus > 1 else []
+    skips the sync test at each CPU's bring-up). `lpj` skips the delay-loop calibration
+    of every secondary vCPU, which fails under TCG after about 0.15 s each; delays are
+    timed by the TSC all the same, and the value is the boot CPU's own under TCG
+    (a 2 GHz TSC at the kernel's 250 Hz; docs/measurements.md, 2026-12-02)."""
+    if accel != "tcg" or job.cpus == 1:
+        return []
+    return ["tsc=reliable", f"lpj={TCG_LOOPS_PER_JIFFY}"]
 
 
 def qemu_command(job: GuestJob, accel: str, share: Path, disk: Path) -> list[str]:

@@ -34,15 +34,14 @@ guest_path() {
   printf '%s\n' "$guest_path_out"
 }
 
-mount -t proc proc /proc
-mount -t sysfs sysfs /sys
-mount -t devtmpfs devtmpfs /dev 2>/dev/null
-mount -t tmpfs -o mode=0755 run /run
-mount -t debugfs debugfs /sys/kernel/debug
+# Files are read with the shell's `read`, not cat: under TCG every program started is
+# an exec over 9p of 0.1-0.15 s, paid by every job's boot (docs/measurements.md).
+mount -a -T "${0%/*}/fstab"
 mkdir -p /run/mobifrag/out /run/mobifrag/tmp "$HOME"
 # The mark jobs/lib.sh looks for before it formats anything: this boot's id, on the
 # guest's own tmpfs (a host never has it).
-cat /proc/sys/kernel/random/boot_id > /run/mobifrag/guest
+read -r boot_id < /proc/sys/kernel/random/boot_id
+echo "$boot_id" > /run/mobifrag/guest
 mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 out /run/mobifrag/out
 
 export MOBIFRAG_OUT=/run/mobifrag/out
@@ -52,14 +51,17 @@ export TMPDIR=/run/mobifrag/tmp
 # the system directories, so a tool only a Nix shell provides is found while a host venv
 # never replaces the system's python3; without it, the system directories alone.
 if [ -f "$MOBIFRAG_OUT/host-path" ]; then
-  PATH=$(guest_path "$PATH:$(cat "$MOBIFRAG_OUT/host-path")" "$PATH")
+  read -r host_path < "$MOBIFRAG_OUT/host-path"
+  PATH=$(guest_path "$PATH:$host_path" "$PATH")
   rm -f "$MOBIFRAG_OUT/host-path"
 fi
 
 # The job's phase lines (jobs/lib.sh, progress_step) go to the console too, which the
 # runner on the host streams into the rule's log and reads for its heartbeat.
 export MOBIFRAG_PHASE_OUT=/dev/console
-echo "mobifrag-guest: kernel $(cat /proc/sys/kernel/osrelease), $(nproc) cpus, job starting"
+read -r release < /proc/sys/kernel/osrelease
+read -r cpus < /sys/devices/system/cpu/online
+echo "mobifrag-guest: kernel $release, cpus $cpus online, job starting"
 cd "$MOBIFRAG_OUT" && sh ./job.sh > job.log 2>&1
 status=$?
 echo "$status" > "$MOBIFRAG_OUT/exit-status"
