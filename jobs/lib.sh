@@ -10,7 +10,7 @@ die() { echo "job: $*" >&2; exit 1; }
 
 # Progress: one phase line at each natural step of a job (file system made, each replay
 # or aging step, each measured phase, each fragcheck), in the one format the runners
-# parse (mobifrag/platform/emulator.py, parse_phase) and stream into the rule's log:
+# parse (mobifrag/platform/phase_line.py, parse_phase) and stream into the rule's log:
 #   mobifrag-phase: <experiment> step <i>/<n> <what> written=<bytes>
 # <experiment> is the job script's name (or MOBIFRAG_EXPERIMENT), <n> what
 # progress_plan announced (raised to <i> if a job takes more steps), <bytes> what the

@@ -17,8 +17,16 @@ import pytest
 import yaml
 
 from conftest import REPO
-from mobifrag.platform import adb_runner
+from mobifrag.platform import (
+    adb_fence,
+    adb_flash,
+    adb_partition,
+    adb_runner,
+    adb_staging,
+    adb_wrapper,
+)
 from mobifrag.platform import run as platform
+from mobifrag.platform.adb import DRY_RUN_ENV, DeviceError, DeviceFull, DeviceGone
 from mobifrag.workflow.profiles import DEVICES, ProfileError, load_device, load_profile_file
 
 SERIAL = "FAKE0123"
@@ -109,7 +117,7 @@ def fake_device(tmp_path, monkeypatch):
     monkeypatch.setenv("FAKE_ADB_LOG", str(log))
     monkeypatch.setenv("FAKE_ADB_ROOT", str(tmp_path / "device"))
     monkeypatch.setenv("FAKE_ADB_SERIALS", SERIAL)
-    monkeypatch.delenv(adb_runner.DRY_RUN_ENV, raising=False)
+    monkeypatch.delenv(DRY_RUN_ENV, raising=False)
     monkeypatch.chdir(tmp_path)
 
     def calls():
@@ -158,13 +166,13 @@ def adb(*args):
 
 
 def expected_sequence(tmp_path, extra_pushes=()):
-    plan = adb_runner.plan_job(board_profile()["platform"], JOB, JOB_ARGS)
+    plan = adb_staging.plan_job(board_profile()["platform"], JOB, JOB_ARGS)
     return [
         adb("get-state"),
         adb("root"),
         adb("wait-for-device"),
-        adb("shell", adb_runner.probe_script("/dev/block/by-name/userdata-test")),
-        adb("shell", adb_runner.layout_script(plan, chown_shell=False)),
+        adb("shell", adb_partition.probe_script("/dev/block/by-name/userdata-test")),
+        adb("shell", adb_staging.layout_script(plan, chown_shell=False)),
         adb("push", str(tmp_path / "mobifrag-agent"), f"{WORKDIR}/bin/mobifrag-agent"),
         adb("push", str(REPO / "jobs"), f"{WORKDIR}/jobs"),
         *extra_pushes,
@@ -215,14 +223,14 @@ def test_trace_folders_are_pushed_and_arguments_rewritten(tmp_path, fake_device)
 
 
 def test_host_paths_outside_the_work_tree_are_refused(tmp_path, fake_device):
-    with pytest.raises(adb_runner.DeviceError, match="outside the working directory"):
+    with pytest.raises(DeviceError, match="outside the working directory"):
         run(tmp_path, spec=job_spec(tmp_path, args=("ext4", "", "/etc", "7")))
     assert fake_device() == []
 
 
 def test_wrong_serial_names_the_serial_and_what_is_connected(tmp_path, fake_device, monkeypatch):
     monkeypatch.setenv("FAKE_ADB_SERIALS", "OTHER999")
-    with pytest.raises(adb_runner.DeviceError) as error:
+    with pytest.raises(DeviceError) as error:
         run(tmp_path)
     message = str(error.value)
     assert f"serial {SERIAL}" in message and "platform.serial" in message
@@ -234,7 +242,7 @@ def test_device_disappearing_while_pulling_keeps_what_was_pulled(
     tmp_path, fake_device, monkeypatch
 ):
     monkeypatch.setenv("FAKE_ADB_VANISH", "pull")
-    with pytest.raises(adb_runner.DeviceGone) as error:
+    with pytest.raises(DeviceGone) as error:
         run(tmp_path)
     partial = tmp_path / "results/run.partial"
     assert "disappeared during pulling the outputs" in str(error.value)
@@ -247,7 +255,7 @@ def test_device_disappearing_during_the_job_is_said_and_leaves_no_output(
     tmp_path, fake_device, monkeypatch
 ):
     monkeypatch.setenv("FAKE_ADB_VANISH", "job")
-    with pytest.raises(adb_runner.DeviceGone, match="disappeared during the job.*nothing"):
+    with pytest.raises(DeviceGone, match="disappeared during the job.*nothing"):
         run(tmp_path)
     assert fake_device()[-1][3:] == ["shell", f"sh {WORKDIR}/run/run.sh"]
     assert not (tmp_path / "results/run").exists()
@@ -257,7 +265,7 @@ def test_full_device_is_named_when_a_push_fails(tmp_path, fake_device, monkeypat
     traces = tmp_path / "traces"
     traces.mkdir()
     monkeypatch.setenv("FAKE_ADB_FULL", "/inputs/")
-    with pytest.raises(adb_runner.DeviceFull) as error:
+    with pytest.raises(DeviceFull) as error:
         run(tmp_path, spec=job_spec(tmp_path, args=("ext4", "", str(traces), "7")))
     assert f"device {SERIAL} is full" in str(error.value)
     assert "No space left on device" in str(error.value)
@@ -266,7 +274,7 @@ def test_full_device_is_named_when_a_push_fails(tmp_path, fake_device, monkeypat
 
 def test_failed_job_keeps_its_outputs_and_shows_its_log(tmp_path, fake_device, monkeypatch):
     monkeypatch.setenv("FAKE_ADB_STATUS", "3")
-    with pytest.raises(adb_runner.DeviceError, match="exited with status 3") as error:
+    with pytest.raises(DeviceError, match="exited with status 3") as error:
         run(tmp_path)
     assert "job: ran on the fake device" in str(error.value)
     assert (tmp_path / "results/run.partial/job.log").is_file()
@@ -275,20 +283,20 @@ def test_failed_job_keeps_its_outputs_and_shows_its_log(tmp_path, fake_device, m
 
 def test_a_partition_smaller_than_the_job_needs_is_refused(tmp_path, fake_device, monkeypatch):
     monkeypatch.setenv("FAKE_ADB_SECTORS", "2048")
-    with pytest.raises(adb_runner.DeviceError, match="holds 1 MiB; the job needs 256 MiB"):
+    with pytest.raises(DeviceError, match="holds 1 MiB; the job needs 256 MiB"):
         run(tmp_path)
 
 
 def test_nothing_runs_without_allow_destructive(tmp_path, fake_device):
     profile = board_profile(allow_destructive=False)
-    with pytest.raises(adb_runner.DeviceError, match="allow_destructive is false"):
+    with pytest.raises(DeviceError, match="allow_destructive is false"):
         run(tmp_path, profile=profile)
     assert fake_device() == []
 
 
 def test_system_partitions_are_refused(tmp_path, fake_device):
     profile = board_profile(test_partition="/dev/block/by-name/userdata")
-    with pytest.raises(adb_runner.DeviceError, match="names the system partition userdata"):
+    with pytest.raises(DeviceError, match="names the system partition userdata"):
         run(tmp_path, profile=profile)
     assert fake_device() == []
 
@@ -314,8 +322,8 @@ def test_unsafe_platform_values_stop_before_any_adb_command(
     tmp_path, fake_device, monkeypatch, capsys, key, value, dry_run
 ):
     if dry_run:
-        monkeypatch.setenv(adb_runner.DRY_RUN_ENV, "1")
-    with pytest.raises(adb_runner.DeviceError, match=rf"field platform\.{key}: "):
+        monkeypatch.setenv(DRY_RUN_ENV, "1")
+    with pytest.raises(DeviceError, match=rf"field platform\.{key}: "):
         run(tmp_path, profile=board_profile(**{key: value}))
     assert fake_device() == [] and capsys.readouterr().out == ""
 
@@ -339,10 +347,10 @@ def test_what_the_partition_resolves_to_on_the_device_is_checked(
     tmp_path, fake_device, monkeypatch, facts, why
 ):
     monkeypatch.setenv("FAKE_ADB_PROBE", json.dumps(facts))
-    with pytest.raises(adb_runner.DeviceError, match=why):
+    with pytest.raises(DeviceError, match=why):
         run(tmp_path)
     calls = fake_device()
-    assert calls[-1] == adb("shell", adb_runner.probe_script("/dev/block/by-name/userdata-test"))
+    assert calls[-1] == adb("shell", adb_partition.probe_script("/dev/block/by-name/userdata-test"))
     assert not any("rm -rf" in " ".join(call) or "mkdir" in " ".join(call) for call in calls)
 
 
@@ -370,34 +378,34 @@ def test_every_root_rm_and_chown_stays_inside_the_workdir(tmp_path, fake_device)
 
 @pytest.mark.parametrize("workdir", ["/data", "/data/..", "/", "/data/local/tmp"])
 def test_root_tree_commands_refuse_paths_outside_the_workdir(workdir):
-    plan = adb_runner.DevicePlan(workdir, f"{workdir}/jobs/x.sh", (), ())
-    with pytest.raises(adb_runner.DeviceError, match="outside the workdir"):
-        adb_runner.layout_script(plan, chown_shell=True)
-    with pytest.raises(adb_runner.DeviceError, match="outside the workdir"):
-        adb_runner.remove_command(workdir, "run")
-    with pytest.raises(adb_runner.DeviceError, match="outside the workdir"):
-        adb_runner.chown_command(workdir)
+    plan = adb_staging.DevicePlan(workdir, f"{workdir}/jobs/x.sh", (), ())
+    with pytest.raises(DeviceError, match="outside the workdir"):
+        adb_staging.layout_script(plan, chown_shell=True)
+    with pytest.raises(DeviceError, match="outside the workdir"):
+        adb_fence.remove_command(workdir, "run")
+    with pytest.raises(DeviceError, match="outside the workdir"):
+        adb_fence.chown_command(workdir)
 
 
 @pytest.mark.parametrize("name", ["..", "../..", ".", "", "run/../.."])
 def test_removals_name_only_folders_inside_the_workdir(name):
-    with pytest.raises(adb_runner.DeviceError, match="not inside"):
-        adb_runner.remove_command(WORKDIR, name)
+    with pytest.raises(DeviceError, match="not inside"):
+        adb_fence.remove_command(WORKDIR, name)
 
 
 def test_the_layout_checks_the_workdir_resolves_to_itself_before_deleting():
-    plan = adb_runner.plan_job(board_profile()["platform"], JOB, ())
-    script = adb_runner.layout_script(plan, chown_shell=True)
+    plan = adb_staging.plan_job(board_profile()["platform"], JOB, ())
+    script = adb_staging.layout_script(plan, chown_shell=True)
     assert script.index(f"readlink -f {WORKDIR}") < script.index("rm -rf")
     assert script.endswith(f"chown -R shell:shell {WORKDIR}")
 
 
 def test_job_settings_cannot_override_the_checked_disk():
-    plan = adb_runner.plan_job(board_profile()["platform"], JOB, ())
-    disk = adb_runner.CheckedDisk("/dev/block/sdz9", 1024, "41:99")
-    env = (("MOBIFRAG_DISK", "/dev/block/sda"), (adb_runner.CHECKED_DISK_ENV, "8:0"))
+    plan = adb_staging.plan_job(board_profile()["platform"], JOB, ())
+    disk = adb_partition.CheckedDisk("/dev/block/sdz9", 1024, "41:99")
+    env = (("MOBIFRAG_DISK", "/dev/block/sda"), (adb_wrapper.CHECKED_DISK_ENV, "8:0"))
     exports = [
-        line for line in adb_runner.wrapper_script(plan, disk, env).splitlines()
+        line for line in adb_wrapper.wrapper_script(plan, disk, env).splitlines()
         if line.startswith(("export MOBIFRAG_DISK=", "export MOBIFRAG_DEVICE_CHECKED_DISK="))
     ]  # fmt: skip
     assert exports == [
@@ -409,12 +417,12 @@ def test_job_settings_cannot_override_the_checked_disk():
 def test_a_host_agent_is_refused(tmp_path, fake_device):
     host_agent = tmp_path / "host-agent"
     host_agent.write_bytes(b"\x7fELF" + bytes(14) + (62).to_bytes(2, "little") + bytes(40))
-    with pytest.raises(adb_runner.DeviceError, match="not an aarch64 executable"):
+    with pytest.raises(DeviceError, match="not an aarch64 executable"):
         run(tmp_path, spec=job_spec(tmp_path, agent=host_agent))
 
 
 def test_dry_run_prints_the_sequence_and_runs_nothing(tmp_path, fake_device, monkeypatch, capsys):
-    monkeypatch.setenv(adb_runner.DRY_RUN_ENV, "1")
+    monkeypatch.setenv(DRY_RUN_ENV, "1")
     out, message = run(tmp_path, profile=board_profile(allow_destructive=False))
     printed = capsys.readouterr().out.splitlines()
     expected = expected_sequence(tmp_path)
@@ -432,7 +440,7 @@ def test_dry_run_from_the_profile(tmp_path, fake_device, capsys):
 
 
 def test_platform_dispatches_adb_profiles(tmp_path, capsys, monkeypatch):
-    monkeypatch.delenv(adb_runner.DRY_RUN_ENV, raising=False)
+    monkeypatch.delenv(DRY_RUN_ENV, raising=False)
     status = platform.main(
         ["--device", "hikey960", "--kernel", "x", "--script", str(JOB), "--out",
          str(tmp_path / "o"), "--console", str(tmp_path / "c.log"), "--", *JOB_ARGS]
@@ -445,10 +453,10 @@ def test_platform_dispatches_adb_profiles(tmp_path, capsys, monkeypatch):
 
 
 def test_flash_dry_run_prints_adb_and_fastboot_in_order(tmp_path, fake_device, monkeypatch):
-    monkeypatch.setenv(adb_runner.DRY_RUN_ENV, "1")
+    monkeypatch.setenv(DRY_RUN_ENV, "1")
     image = tmp_path / "boot.img"
     done = tmp_path / "flash.done"
-    message = adb_runner.flash("hikey960", image, tmp_path / "flash.log", done)
+    message = adb_flash.flash("hikey960", image, tmp_path / "flash.log", done)
     log = (tmp_path / "flash.log").read_text().splitlines()
     serial = load_device("hikey960")["platform"]["serial"]
     assert log == [
@@ -462,17 +470,17 @@ def test_flash_dry_run_prints_adb_and_fastboot_in_order(tmp_path, fake_device, m
 
 
 def test_flash_is_refused_without_allow_destructive(tmp_path, fake_device):
-    with pytest.raises(adb_runner.DeviceError, match="allow_destructive is false"):
-        adb_runner.flash("hikey960", tmp_path / "boot.img", tmp_path / "flash.log")
+    with pytest.raises(DeviceError, match="allow_destructive is false"):
+        adb_flash.flash("hikey960", tmp_path / "boot.img", tmp_path / "flash.log")
     assert fake_device() == []
 
 
 def test_boot_once_runs_fastboot_boot_and_records_it(tmp_path, fake_device, monkeypatch):
-    monkeypatch.setattr(adb_runner, "load_device", lambda name: board_profile())
+    monkeypatch.setattr(adb_flash, "load_device", lambda name: board_profile())
     image = tmp_path / "boot.img"
     image.write_bytes(b"ANDROID!")
     done = tmp_path / "boot-once.done"
-    adb_runner.flash("hikey960", image, tmp_path / "boot.log", done, boot_only=True)
+    adb_flash.flash("hikey960", image, tmp_path / "boot.log", done, boot_only=True)
     assert fake_device() == [
         adb("reboot", "bootloader"),
         ["fastboot", "-s", SERIAL, "boot", str(image)],
@@ -497,9 +505,9 @@ def test_wrapper_runs_the_job_and_says_blktrace_is_missing(tmp_path):
     for sub in ("run/out", "run/tmp", "bin"):
         (work / sub).mkdir(parents=True)
     (work / "bin" / "mobifrag-agent").write_text("")
-    plan = adb_runner.DevicePlan(str(work), str(work / "jobs/probe.sh"), ("hello",), ())
-    disk = adb_runner.CheckedDisk("/dev/fake0", 1024, "fe:0")
-    (work / "run" / "run.sh").write_text(adb_runner.wrapper_script(plan, disk, ()))
+    plan = adb_staging.DevicePlan(str(work), str(work / "jobs/probe.sh"), ("hello",), ())
+    disk = adb_partition.CheckedDisk("/dev/fake0", 1024, "fe:0")
+    (work / "run" / "run.sh").write_text(adb_wrapper.wrapper_script(plan, disk, ()))
     env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
     done = subprocess.run(["sh", str(work / "run/run.sh")], env=env, capture_output=True)
     assert done.returncode == 0, done.stderr
@@ -552,9 +560,9 @@ def test_device_profiles_default_to_no_destruction():
 
 
 def probe_on_this_host(partition):
-    script = adb_runner.probe_script(str(partition))
+    script = adb_partition.probe_script(str(partition))
     done = subprocess.run(["sh", "-c", script], capture_output=True, text=True, timeout=60)
-    return adb_runner.probe_facts(done.stdout)
+    return adb_partition.probe_facts(done.stdout)
 
 
 def test_the_probe_sees_a_mounted_disk_through_an_alias(tmp_path):
@@ -567,8 +575,8 @@ def test_the_probe_sees_a_mounted_disk_through_an_alias(tmp_path):
     facts = probe_on_this_host(alias)
     assert facts["node"] == str(disk) and facts["block"] == "yes"
     assert facts["dev"] == f"{major}:{minor}" and facts["mounted"] == "yes"
-    with pytest.raises(adb_runner.DeviceError, match="refusing to format it"):
-        adb_runner.check_probe(str(alias), "\n".join(f"{k}={v}" for k, v in facts.items()))
+    with pytest.raises(DeviceError, match="refusing to format it"):
+        adb_partition.check_probe(str(alias), "\n".join(f"{k}={v}" for k, v in facts.items()))
 
 
 def test_the_probe_sees_a_whole_loop_disk():
@@ -577,7 +585,7 @@ def test_the_probe_sees_a_whole_loop_disk():
     disk, _ = unused_loop_device()
     facts = probe_on_this_host(disk)
     assert (facts["block"], facts["partition"], facts["mounted"]) == ("yes", "no", "no")
-    assert adb_runner.probe_problem(facts).startswith("resolves to a device-mapper, loop")
+    assert adb_partition.probe_problem(facts).startswith("resolves to a device-mapper, loop")
 
 
 def test_a_guest_with_more_vcpus_than_host_cores_is_refused_by_field():

@@ -16,7 +16,7 @@ from mobifrag.measure.free_space import (
     read_df_utilization,
     read_e2freefrag,
 )
-from mobifrag.platform import adb_runner
+from mobifrag.platform import adb_wrapper
 from mobifrag.tables import free_space
 from mobifrag.workflow import free_space_targets
 
@@ -185,7 +185,7 @@ def test_not_an_ext4_report_is_named(tmp_path):
 
 
 def test_a_phone_without_e2freefrag_is_recorded_unmeasured(tmp_path, capsys):
-    assert ABSENT in adb_runner.SHIMS  # the stand-in's words
+    assert ABSENT in adb_wrapper.SHIMS  # the stand-in's words
     report = tmp_path / "freespace.txt"
     report.write_text(f"{ABSENT}, no free-space histogram of /dev/block/sdd\n")
     df = df_file(tmp_path, 90_000, 10_000)

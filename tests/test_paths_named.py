@@ -1,7 +1,8 @@
 """Every repository path a comment or a document names exists, so a rename cannot leave
 a reader following a dead name: a token such as `rules/infra/kernel.smk` (a tracked
-top-level folder first, or `../` from the naming file's folder) in a Markdown file, or
-in a comment or docstring of code, names a file or folder of the tree (from the top, or
+top-level folder first, or `../` from the naming file's folder) in a Markdown or YAML
+file (a YAML file's values are prose too: schema descriptions, the claims' text), or in
+a comment or docstring of code, names a file or folder of the tree (from the top, or
 from the naming file's folder, as a subproject's README does), and a dotted module name
 under mobifrag names a module or a name one defines."""
 
@@ -15,6 +16,11 @@ from conftest import REPO
 
 # History names what was true then; it is not a pointer to follow.
 HISTORY = {"CHANGELOG.md"}
+# The claims file's history entries are never edited (config/claims.yaml's header); the
+# names they record as gone, each with the file that records it:
+HISTORY_ENTRIES = {
+    ("config/claims.yaml", "mobifrag/tile_cache.py"),  # moved to mobifrag/workloads/
+}
 # Paths the study writes or builds are those .gitignore ignores (results/, build/,
 # agent/build/, ftl-sim/target/, paper-figures/<device>/). Other names that are not this
 # tree's paths, each with the file that names it:
@@ -28,8 +34,10 @@ NOT_OURS = {
 PLACEHOLDER_NEXT = set("<{*[$%…")
 ONE_LETTER = re.compile(r"(?:^|/)[A-Za-z](?:\.[\w.]*)?(?:/|$)")
 # Comment markers per file kind; Python and Snakemake files are read by their tokens.
-HASH_COMMENTS = {".sh", ".yaml", ".yml", ".R", ".toml", ".conf", ".cff", ".nix", ".env"}
+ALL_PROSE = {".md", ".yaml", ".yml"}
+HASH_COMMENTS = {".sh", ".R", ".toml", ".conf", ".cff", ".nix", ".env"}
 SLASH_COMMENTS = {".rs", ".c", ".h", ".cpp"}
+BLOCK_COMMENT = re.compile(r"/\*.*?\*/", re.DOTALL)
 DASH_COMMENTS = {".sql"}
 HASH_COMMENT_NAMES = {"Makefile", ".gitignore", ".lintr", "run", "requirements.txt"}
 PYTHON_LIKE = {".py", ".smk"}
@@ -88,18 +96,23 @@ def marked_notes(text: str, marker: str) -> list[tuple[int, str]]:
     return notes
 
 
+def block_notes(text: str) -> list[tuple[int, str]]:
+    """The /* ... */ comments of C or Rust source, with their first line number."""
+    return [(text.count("\n", 0, m.start()) + 1, m.group(0)) for m in BLOCK_COMMENT.finditer(text)]
+
+
 def notes_of(name: str, text: str) -> list[tuple[int, str]]:
-    """(line, text) of what a reader takes as prose in the file: all of a Markdown file,
-    the comments (and docstrings) of code."""
+    """(line, text) of what a reader takes as prose in the file: all of a Markdown or
+    YAML file, the comments (and docstrings) of code."""
     path = Path(name)
-    if path.suffix == ".md":
+    if path.suffix in ALL_PROSE:
         return list(enumerate(text.splitlines(), 1))
     if path.suffix in PYTHON_LIKE or path.name in PYTHON_LIKE_NAMES:
         return python_notes(text)
     if path.suffix in HASH_COMMENTS or path.name in HASH_COMMENT_NAMES:
         return marked_notes(text, "#")
     if path.suffix in SLASH_COMMENTS:
-        return marked_notes(text, "//")
+        return marked_notes(text, "//") + block_notes(text)
     if path.suffix in DASH_COMMENTS:
         return marked_notes(text, "--")
     return []
@@ -120,10 +133,10 @@ def module_exists(root: Path, dotted: str) -> bool:
     return False
 
 
-def named_paths(name: str, text: str, pattern: re.Pattern) -> list[tuple[int, str]]:
-    """(line, token) of each concrete path the file's prose names."""
+def named_paths(notes: list[tuple[int, str]], pattern: re.Pattern) -> list[tuple[int, str]]:
+    """(line, token) of each concrete path a file's prose names."""
     found = []
-    for line, note in notes_of(name, text):
+    for line, note in notes:
         for match in pattern.finditer(note):
             end = match.end()
             if end < len(note) and note[end] in PLACEHOLDER_NEXT:
@@ -156,12 +169,12 @@ def ignored(root: Path, paths: list[str]) -> set[str]:
     return set(answer.stdout.split("\0")) - {""}
 
 
-def unfound_paths(root: Path, name: str, text: str, pattern: re.Pattern):
+def unfound_paths(root: Path, name: str, notes: list[tuple[int, str]], pattern: re.Pattern):
     """(line, token, where in the tree it may point) of each named path not there."""
     top = root.resolve()
-    for line, token in named_paths(name, text, pattern):
+    for line, token in named_paths(notes, pattern):
         places = [p.resolve() for p in candidates(root, name, token)]
-        if (name, token) in NOT_OURS or any(p.exists() for p in places):
+        if (name, token) in NOT_OURS | HISTORY_ENTRIES or any(p.exists() for p in places):
             continue
         slash = "/" if token.endswith("/") else ""
         inside = [p.relative_to(top).as_posix() + slash for p in places if p.is_relative_to(top)]
@@ -169,9 +182,9 @@ def unfound_paths(root: Path, name: str, text: str, pattern: re.Pattern):
             yield line, token, inside
 
 
-def unfound_names(root: Path, name: str, text: str, documents: set[str]):
+def unfound_names(root: Path, notes: list[tuple[int, str]], documents: set[str]):
     """(line, name) of each module or upper-case document named that is not there."""
-    for line, note in notes_of(name, text):
+    for line, note in notes:
         for match in MODULE.finditer(note):
             dotted = match.group(0).rstrip(".")
             if not module_exists(root, dotted):
@@ -189,11 +202,9 @@ def missing_paths(root: Path, files: list[str]) -> list[str]:
     for name in files:
         if name in HISTORY:
             continue
-        text = (root / name).read_text(errors="replace")
-        paths += [(name, *found) for found in unfound_paths(root, name, text, pattern)]
-        problems += [
-            f"{name}:{line}: {n}" for line, n in unfound_names(root, name, text, documents)
-        ]
+        notes = notes_of(name, (root / name).read_text(errors="replace"))
+        paths += [(name, *found) for found in unfound_paths(root, name, notes, pattern)]
+        problems += [f"{name}:{line}: {n}" for line, n in unfound_names(root, notes, documents)]
     generated = ignored(root, sorted({p for *_, inside in paths for p in inside}))
     problems += [
         f"{name}:{line}: {token}"
@@ -236,10 +247,16 @@ def test_a_made_up_path_or_module_is_named_with_its_file_and_line(tmp_path):
             "ftl-sim/README.md": "(`../rules/real.smk`, `../rules/moved.smk`)\n",
             "ftl-sim/src/x.rs": '/// rules/real.smk\n// docs/nowhere.md\nlet s = "rules/no.smk";\n',
             "scripts/x.sh": "# docs/guide.md and docs/gone.md\necho rules/none.smk\n# DESIGN.md\n",
+            "agent/src/a.c": "/* Read by\n * docs/guide.md and docs/c-gone.md */\nint x;\n",
+            "devices/d.yaml": "description: made by rules/real.smk, not rules/yaml-gone.smk\n",
+            "config/claims.yaml": "history:\n  - change: mobifrag/tile_cache.py moved\n",
+            "CHANGELOG.md": "- docs/old.md removed\n",
             ".gitignore": "/ftl-sim/target/\n",
         },
     )
     assert sorted(missing_paths(root, tracked_files(root))) == [
+        "agent/src/a.c:2: docs/c-gone.md",
+        "devices/d.yaml:1: rules/yaml-gone.smk",
         "docs/guide.md:3: docs/missing.md",
         "ftl-sim/README.md:1: ../rules/moved.smk",
         "ftl-sim/src/x.rs:2: docs/nowhere.md",

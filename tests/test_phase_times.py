@@ -3,7 +3,8 @@
 import os
 import subprocess
 
-from mobifrag.platform.emulator import phase_step, run_qemu
+from mobifrag.platform.emulator import run_qemu
+from mobifrag.platform.phase_line import phase_step
 from mobifrag.platform.phase_times import BOOT, PhaseTimer, process_cpu_seconds
 
 

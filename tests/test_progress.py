@@ -11,13 +11,13 @@ import sys
 import pytest
 
 from conftest import REPO
-from mobifrag.platform import emulator, run
-from mobifrag.platform.emulator import (
+from mobifrag.platform import run
+from mobifrag.platform.phase_line import Phase, parse_phase
+from mobifrag.platform.progress import (
+    HEARTBEAT_ENV,
     HEARTBEAT_INTERVAL_S,
-    Phase,
     Progress,
     heartbeat_interval,
-    parse_phase,
     wait_with_heartbeat,
 )
 from mobifrag.report import job_times
@@ -267,7 +267,7 @@ def test_a_guest_job_streams_phase_lines_and_heartbeats(tmp_path, emulator_kerne
     command += ["--kernel", str(emulator_kernel), "--script", str(script), "--disk-mib", "32"]
     command += ["--out", str(tmp_path / "out"), "--console", str(console), "--timeout", "600"]
     command += ["--previous-benchmark", str(bench)]
-    env = {**os.environ, emulator.HEARTBEAT_ENV: "1"}
+    env = {**os.environ, HEARTBEAT_ENV: "1"}
     done = subprocess.run(command, cwd=REPO, env=env, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     in_console = [p for line in console.read_text().splitlines() if (p := parse_phase(line))]

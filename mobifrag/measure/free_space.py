@@ -33,7 +33,7 @@ _HEADER_FIELDS = {
 _BUCKET = re.compile(r"^\s*(\d+)([KMGT])\.\.\.\s*(\d+)([KMGT])-\s*:\s+(\d+)\s+(\d+)\s+\S+%$")
 _HISTOGRAM_TITLE = "HISTOGRAM OF FREE EXTENT SIZES:"
 # What the adb runner's stand-in prints on a phone without e2freefrag
-# (mobifrag/platform/adb_runner.py, SHIMS).
+# (mobifrag/platform/adb_wrapper.py, SHIMS).
 ABSENT = "e2freefrag: not present on this device"
 
 

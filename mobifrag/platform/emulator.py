@@ -8,10 +8,8 @@ panics or dies leaves no exit status. Either way the caller gets an EmulatorErro
 the console log's tail, and the output directory is not created.
 
 While the guest runs, the job's phase lines (jobs/lib.sh, progress_step) reach the
-console log through the guest's console, and every HEARTBEAT_INTERVAL_S the runner
-prints one heartbeat line on its stderr (Snakemake shows it): elapsed time, the expected
-time left where a previous run's time is known, the last phase line and the bytes
-written to the test disk.
+console log through the guest's console, which the runner follows for its heartbeat
+(mobifrag/platform/progress.py) and to time each phase.
 """
 
 from __future__ import annotations
@@ -20,7 +18,6 @@ import contextlib
 import ctypes
 import json
 import os
-import re
 import resource
 import shlex
 import shutil
@@ -31,19 +28,16 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TextIO
 
 from mobifrag import REPO
+from mobifrag.platform.phase_line import phase_step
 from mobifrag.platform.phase_times import PhaseSpan, PhaseTimer, process_cpu_seconds
+from mobifrag.platform.progress import Progress, console_progress, wait_with_heartbeat
 
 GUEST_INIT = REPO / "mobifrag" / "platform" / "guest" / "init.sh"
 QEMU = "qemu-system-x86_64"
 CONSOLE_TAIL_LINES = 40
 KVM_PROBE_TIMEOUT_S = 60
-# A heartbeat on the runner's stderr this often while a guest runs (issue 21: at least
-# every 30 s); MOBIFRAG_HEARTBEAT_S overrides it (tests use a short one).
-HEARTBEAT_INTERVAL_S = 20.0
-HEARTBEAT_ENV = "MOBIFRAG_HEARTBEAT_S"
 # How often the runner reads the console for phase lines, to time each phase.
 PHASE_POLL_S = 0.25
 
@@ -248,161 +242,7 @@ def write_job_wrapper(job: GuestJob, share: Path) -> None:
     (share / "host-path").write_text(os.environ.get("PATH", "") + "\n")
 
 
-# --- progress while the guest runs -------------------------------------------------------
-
-PHASE_PREFIX = "mobifrag-phase:"
-# mobifrag-phase: <experiment> step <i>/<n> <what> written=<bytes>   (jobs/lib.sh)
-PHASE_LINE = re.compile(
-    re.escape(PHASE_PREFIX)
-    + r" (?P<experiment>\S+) step (?P<step>\d+)/(?P<steps>\d+) (?P<what>.*?)"
-    + r" ?written=(?P<written>\d+|-)\s*$"
-)
-
-
-@dataclass(frozen=True)
-class Phase:
-    """One phase line of a job."""
-
-    experiment: str
-    step: int
-    steps: int
-    what: str
-    written: int | None
-
-
-def parse_phase(line: str) -> Phase | None:
-    """The phase line in `line` (a console line may carry other text before it: a
-    carriage return, a kernel message cut short), or None."""
-    start = line.find(PHASE_PREFIX)
-    if start < 0:
-        return None
-    match = PHASE_LINE.match(line[start:].rstrip("\r\n"))
-    if match is None:
-        return None
-    written = match["written"]
-    return Phase(
-        experiment=match["experiment"],
-        step=int(match["step"]),
-        steps=int(match["steps"]),
-        what=match["what"].strip(),
-        written=None if written == "-" else int(written),
-    )
-
-
-def phase_step(line: str) -> tuple[int, str] | None:
-    phase = parse_phase(line)
-    return None if phase is None else (phase.step, phase.what)
-
-
-def heartbeat_interval(environ=os.environ) -> float:
-    """HEARTBEAT_INTERVAL_S, or MOBIFRAG_HEARTBEAT_S's seconds when it is a positive
-    number no longer than that."""
-    try:
-        value = float(environ.get(HEARTBEAT_ENV, ""))
-    except ValueError:
-        return HEARTBEAT_INTERVAL_S
-    return value if 0 < value <= HEARTBEAT_INTERVAL_S else HEARTBEAT_INTERVAL_S
-
-
-def duration(seconds: float) -> str:
-    """12s, 4m05s, 1h02m."""
-    seconds = max(0, int(seconds))
-    if seconds < 60:
-        return f"{seconds}s"
-    if seconds < 3600:
-        return f"{seconds // 60}m{seconds % 60:02d}s"
-    return f"{seconds // 3600}h{seconds % 3600 // 60:02d}m"
-
-
-def mib(count: int) -> str:
-    return f"{count / (1024 * 1024):.1f} MiB"
-
-
-class Progress:
-    """What a running job has shown so far, and its heartbeat: `feed` takes the output
-    the job's session printed (console text, in pieces as it comes), `beat(now)` writes
-    one heartbeat line when one is due. The clock is the caller's (monotonic seconds),
-    so tests drive it without waiting."""
-
-    def __init__(
-        self,
-        label: str,
-        start: float,
-        interval: float = HEARTBEAT_INTERVAL_S,
-        expect_seconds: float | None = None,
-        disk: Path | None = None,
-        stream: TextIO | None = None,
-    ):
-        self.label = label
-        self.start = start
-        self.interval = interval
-        self.expect_seconds = expect_seconds
-        self.disk = disk
-        self.stream = stream
-        self.next_due = start + interval
-        self.phase: Phase | None = None
-        self.phases = 0
-        self.beats = 0
-        self.partial = ""
-
-    def feed(self, text: str) -> None:
-        lines = (self.partial + text).split("\n")
-        self.partial = lines.pop()
-        for line in lines:
-            phase = parse_phase(line)
-            if phase is not None:
-                self.phase = phase
-                self.phases += 1
-
-    def disk_allocated(self) -> int | None:
-        """Bytes the test disk image holds on the host (a sparse image grows as the
-        guest writes; a copied base image counts from the start)."""
-        if self.disk is None:
-            return None
-        try:
-            return self.disk.stat().st_blocks * 512
-        except OSError:
-            return None
-
-    def line(self, now: float) -> str:
-        elapsed = now - self.start
-        parts = [f"{duration(elapsed)} elapsed"]
-        if self.expect_seconds:
-            left = self.expect_seconds - elapsed
-            previous = f"previous run {duration(self.expect_seconds)}"
-            if left >= 0:
-                parts.append(f"about {duration(left)} left ({previous})")
-            else:
-                parts.append(f"{duration(-left)} over the {previous}")
-        phase = self.phase
-        if phase is None:
-            parts.append("no phase yet")
-        else:
-            text = f"step {phase.step}/{phase.steps} {phase.what}"
-            if phase.written is not None:
-                text += f", {mib(phase.written)} written"
-            parts.append(text)
-        allocated = self.disk_allocated()
-        if allocated is not None:
-            parts.append(f"disk image {mib(allocated)}")
-        return f"mobifrag-heartbeat: {self.label}: " + "; ".join(parts)
-
-    def due(self, now: float) -> bool:
-        return now >= self.next_due
-
-    def beat(self, now: float) -> str | None:
-        """The heartbeat line, written to the stream, when one is due; the next is due
-        one interval later on the same grid (a late beat does not shift it)."""
-        if not self.due(now):
-            return None
-        while self.next_due <= now:
-            self.next_due += self.interval
-        text = self.line(now)
-        self.beats += 1
-        if self.stream is not None:
-            self.stream.write(text + "\n")
-            self.stream.flush()
-        return text
+# --- the console, followed while the guest runs ------------------------------------------
 
 
 class ConsoleFollower:
@@ -421,45 +261,6 @@ class ConsoleFollower:
             return ""
         self.offset += len(data)
         return data.decode(errors="replace")
-
-
-def wait_with_heartbeat(
-    process: subprocess.Popen,
-    timeout_s: float,
-    progress: Progress | None = None,
-    poll=None,
-    clock=time.monotonic,
-    poll_every: float | None = None,
-) -> bool:
-    """Wait for `process` up to timeout_s; a heartbeat at every interval meanwhile
-    (`poll()` returns the session's new output for it), and with `poll_every`, a poll
-    at least that often between beats. True when it ended in time."""
-    deadline = clock() + timeout_s
-    while True:
-        now = clock()
-        wait = deadline - now
-        if progress is not None:
-            wait = min(wait, progress.next_due - now)
-        if poll_every is not None:
-            wait = min(wait, poll_every)
-        try:
-            process.wait(timeout=max(wait, 0))
-            return True
-        except subprocess.TimeoutExpired:
-            pass
-        now = clock()
-        if now >= deadline:
-            return False
-        beat = progress is not None and progress.due(now)
-        if not (beat or poll_every is not None):
-            continue
-        try:
-            text = poll() if poll is not None else ""
-            if progress is not None:
-                progress.feed(text)
-                progress.beat(now)
-        except (OSError, ValueError):  # progress never fails or stalls a run
-            progress = None
 
 
 PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
@@ -625,14 +426,7 @@ def run_job(job: GuestJob, out_dir: Path, console: Path, accel: str = "auto") ->
     write_job_wrapper(job, share)
     console.parent.mkdir(parents=True, exist_ok=True)
 
-    progress = Progress(
-        console.name.removesuffix(".log").removesuffix(".console"),
-        time.monotonic(),
-        heartbeat_interval(),
-        job.expect_seconds,
-        disk,
-        sys.stderr,
-    )
+    progress = console_progress(console, job.expect_seconds, disk)
     command = qemu_command(job, chosen, share, disk)
     qemu = run_qemu(command, console, job.timeout_s, progress)
     status = read_exit_status(share)

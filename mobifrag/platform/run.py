@@ -11,7 +11,7 @@ MOBIFRAG_AGENT, and succeeds when it exits 0; then, and only then, its outputs a
 --out.
 
 While the job runs, its phase lines reach --console and a heartbeat line goes to stderr
-(mobifrag/platform/emulator.py, Progress); with the job's Snakemake benchmark file of
+(mobifrag/platform/progress.py, Progress); with the job's Snakemake benchmark file of
 an earlier run (--previous-benchmark; a missing one is no error) or --expect-seconds,
 the heartbeat also says about how long is left.
 """

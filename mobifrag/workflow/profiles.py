@@ -47,7 +47,7 @@ class ProfileError(ValueError):
     """A device profile that is missing, malformed or invalid."""
 
 
-# --- fences of the adb platform (also enforced by mobifrag/platform/adb_runner.py) ---
+# --- fences of the adb platform (also enforced by mobifrag/platform/adb_fence.py) ---
 
 DEVICE_WORKDIR_PARENT = "/data/local/tmp"
 # Partitions a test_partition must never be, in any letter case and A/B slot: Android's

@@ -1,6 +1,6 @@
 # Devices: which kernel and agent a device's jobs use, the arm64 boards, the boot
 # image's arguments (rules/infra/device.smk builds and flashes).
-from mobifrag.platform.adb_runner import dry_run_requested
+from mobifrag.platform.adb import dry_run_requested
 from mobifrag.platform.kernel import KernelInputError, kernel_dir
 from mobifrag.workflow.profiles import local_path, placeholder_problem
 

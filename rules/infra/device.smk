@@ -11,7 +11,7 @@
 
 import json
 
-from mobifrag.platform.adb_runner import dry_run_requested
+from mobifrag.platform.adb import dry_run_requested
 
 
 rule kernel_arm64:
