@@ -40,8 +40,7 @@ mount -a -T "${0%/*}/fstab"
 mkdir -p /run/mobifrag/out /run/mobifrag/tmp "$HOME"
 # The mark jobs/lib.sh looks for before it formats anything: this boot's id, on the
 # guest's own tmpfs (a host never has it).
-read -r boot_id < /proc/sys/kernel/random/boot_id
-echo "$boot_id" > /run/mobifrag/guest
+read -r boot_id < /proc/sys/kernel/random/boot_id && echo "$boot_id" > /run/mobifrag/guest
 mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 out /run/mobifrag/out
 
 export MOBIFRAG_OUT=/run/mobifrag/out
