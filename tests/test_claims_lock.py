@@ -143,3 +143,18 @@ def test_a_missing_lock_is_named(copy, capsys):
     argv = ["check", "--claims", str(copy.claims), "--config", str(copy.config)]
     assert claims_lock.main([*argv, "--lock", str(copy.lock)]) == 1
     assert "no lock; record one with `make lock`" in capsys.readouterr().err
+
+
+def test_the_last_measured_value_is_read_from_a_committed_reference():
+    reference = REPO / "docs" / "reference" / "emulator-emmc-quick.csv"
+    measured = claims_lock.last_measured_from_csv(reference)
+    assert CLAIM in measured
+    assert measured[CLAIM].endswith(f"({reference})")
+    assert "(n=" in measured[CLAIM]
+
+
+def test_a_claims_table_without_a_measured_column_is_named(tmp_path):
+    table = tmp_path / "claims.csv"
+    table.write_text(f"id,verdict\n{CLAIM},reproduced\n")
+    with pytest.raises(LockError, match=rf"{table}: claim {CLAIM}: no column 'measured'"):
+        claims_lock.last_measured_from_csv(table)

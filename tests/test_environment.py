@@ -567,9 +567,10 @@ def test_init_sets_the_jobs_path_from_the_handed_over_host_path_before_the_job()
         return next(i for i, line in enumerate(lines) if re.search(pattern, line))
 
     share = first(r"mount -t 9p .* out /run/mobifrag/out")
-    path = first(r'PATH=\$\(guest_path "\$PATH:\$\(cat "\$MOBIFRAG_OUT/host-path"\)" "\$PATH"\)')
+    handed_over = first(r'read -r host_path < "\$MOBIFRAG_OUT/host-path"')
+    path = first(r'PATH=\$\(guest_path "\$PATH:\$host_path" "\$PATH"\)')
     run = first(r"sh \./job\.sh")
-    assert share < path < run
+    assert share < handed_over < path < run
     # the fixed list stays, as the fallback and for init's own commands before the share
     assert lines[first(r"^export PATH=")].endswith("/usr/sbin:/usr/bin:/sbin:/bin")
 

@@ -4,6 +4,7 @@ killed at the timeout, and a SIGTERM to the runner stops the child before it goe
 import os
 import signal
 import threading
+import time
 
 import pytest
 
@@ -21,6 +22,15 @@ def gone(pid: int) -> bool:
 def sleeper(tmp_path):
     pidfile = tmp_path / "child.pid"
     return ["sh", "-c", f"echo $$ > {pidfile}; exec sleep 60"], pidfile
+
+
+def terminate_once_started(pidfile, limit_s: float = 30.0) -> None:
+    """SIGTERM to this process once the child has written its pid: a fixed delay lost
+    the race on a loaded host, before the child had started."""
+    deadline = time.monotonic() + limit_s
+    while not pidfile.exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    os.kill(os.getpid(), signal.SIGTERM)
 
 
 def test_a_command_that_ends_is_finished(tmp_path):
@@ -46,7 +56,7 @@ def test_a_command_past_its_timeout_is_killed(tmp_path):
 
 def test_sigterm_to_the_runner_kills_the_child_and_names_the_signal(tmp_path):
     command, pidfile = sleeper(tmp_path)
-    timer = threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGTERM))
+    timer = threading.Thread(target=terminate_once_started, args=(pidfile,))
     timer.start()
     before = signal.getsignal(signal.SIGTERM)
     with pytest.raises(EmulatorError, match="stopped by SIGTERM; guest killed"):

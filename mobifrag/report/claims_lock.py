@@ -20,7 +20,6 @@ measured value from a claims.csv.
 from __future__ import annotations
 
 import argparse
-import csv
 import datetime
 import hashlib
 import json
@@ -34,6 +33,7 @@ import yaml
 from mobifrag import REPO
 from mobifrag.report.claim_inputs import InputsError, claim_parts
 from mobifrag.report.claims import ClaimsError, load_claims_file
+from mobifrag.report.reference import ReferenceError, read_table
 from mobifrag.workflow.claim_tables import LOADER
 
 CLAIMS = REPO / "config" / "claims.yaml"
@@ -177,22 +177,22 @@ def write_lock(inputs: Inputs) -> None:
 
 
 def last_measured_from_csv(path: Path) -> dict[str, str]:
-    """Claim id → "measured M [lo, hi] (n=N), VERDICT (FILE)" from a claims.csv."""
+    """Claim id → "measured M [lo, hi] (n=N), VERDICT (FILE)" from a run's claims.csv or
+    a reference of docs/reference (its comment lines skipped)."""
     try:
-        with open(path, newline="") as handle:
-            rows = list(csv.DictReader(handle))
-    except OSError as error:
-        raise LockError(f"{path}: {error}") from None
+        table = read_table(path)
+    except ReferenceError as error:
+        raise LockError(str(error)) from None
     described = {}
-    for line, row in enumerate(rows, start=2):
+    for claim_id, row in table.rows.items():
         try:
             value, low, high = row["measured"], row["ci_low"], row["ci_high"]
             spread = "" if low == high else f" [{low}, {high}]"
-            described[row["id"]] = (
+            described[claim_id] = (
                 f"{value}{spread} (n={row['repetitions']}), {row['verdict']} ({path})"
             )
         except KeyError as error:
-            raise LockError(f"{path}:{line}: no column {error}") from None
+            raise LockError(f"{path}: claim {claim_id}: no column {error}") from None
     return described
 
 
