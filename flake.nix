@@ -72,6 +72,7 @@
             pyyaml
             pytest
             scikit-learn
+            scipy
           ];
 
           R = pkgs.rWrapper.override { packages = rLibraries pkgs.rPackages; };

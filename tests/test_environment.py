@@ -323,6 +323,7 @@ PYTHON_TO_NIX = {
     "pyyaml": "pyyaml",
     "pytest": "pytest",
     "scikit-learn": "scikit-learn",
+    "scipy": "scipy",
     "ruff": "ruff",
     "snakefmt": "snakefmt",
 }
@@ -427,8 +428,8 @@ let
   fix = f: let x = f x; in x;
   drv = name: { inherit name; out = "/stub/${name}"; outPath = "/stub/${name}"; };
   attrs = ns: builtins.listToAttrs (map (n: { name = n; value = drv n; }) ns);
-  basePs = pself: attrs [ "snakemake" "jsonschema" "pyyaml" "pytest" "scikit-learn" "numpy"
-      "pandas" "snakemake-interface-common" "snakemake-interface-executor-plugins"
+  basePs = pself: attrs [ "snakemake" "jsonschema" "pyyaml" "pytest" "scikit-learn" "scipy"
+      "numpy" "pandas" "snakemake-interface-common" "snakemake-interface-executor-plugins"
       "throttler" "poetry-core" "hatchling" ] // {
     buildPythonPackage = a:
       assert a ? pname && a ? version && a ? src && a ? build-system; a // drv a.pname;
