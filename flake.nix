@@ -73,6 +73,7 @@
             pytest
             scikit-learn
             scipy
+            tabulate
           ];
 
           R = pkgs.rWrapper.override { packages = rLibraries pkgs.rPackages; };

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 import yaml
 
-from conftest import REPO
+from conftest import REPO, squeezed
 from mobifrag.report.claims import (
     CALIBRATED,
     INCONCLUSIVE,
@@ -374,7 +374,7 @@ def test_markdown_shows_basis_interval_and_summary(tmp_path):
     path.write_text(yaml.safe_dump({"claims": [one_claim()]}))
     args = ["--claims", str(path), "--results", str(tmp_path), "--platform", "qemu"]
     assert main([*args, "--markdown", str(md), "--csv", str(out)]) == 0
-    text = md.read_text()
+    text = squeezed(md.read_text())
     assert "1 evidence claims: 1 reproduced." in text
     assert "| layout | 1 | 0 |" in text
     assert "2 [1.9, 2.1] (n=2: the interval is their range)" in text
@@ -398,7 +398,7 @@ def test_markdown_counts_by_paper_and_check_and_says_why_a_claim_missed(tmp_path
     md, out = tmp_path / "claims.md", tmp_path / "claims.csv"
     args = ["--claims", str(path), "--results", str(tmp_path), "--platform", "qemu"]
     assert main([*args, "--markdown", str(md), "--csv", str(out)]) == 0
-    text = md.read_text()
+    text = squeezed(md.read_text())
     assert "| paper | not reproduced | not measured | all |" in text
     assert "| TMC | 1 | 0 | 1 |" in text and "| ARS | 0 | 1 | 1 |" in text
     assert "| check | not reproduced | not measured | all |" in text
@@ -473,7 +473,7 @@ def test_only_evidence_is_counted_and_the_rest_is_listed_apart(tmp_path):
     claims = [c for c in shipped_claims() if c["id"].startswith("tmc-fig06-ext4")]
     claims[1] = {**claims[1], "kind": "mechanism", "kind_reason": "by design"}
     scope = [{"source": "TMC Fig. 6", "result": "iOS", "reason": "no iOS"}]
-    text = markdown(check(claims, tmp_path), "t", scope)
+    text = squeezed(markdown(check(claims, tmp_path), "t", scope))
     assert "1 evidence claims: 1 reproduced. Not counted: 1 mechanism (listed apart)." in text
     apart = text.split("## Not counted")[1]
     assert f"| {claims[1]['id']} | mechanism | by design |" in apart

@@ -324,6 +324,7 @@ PYTHON_TO_NIX = {
     "pytest": "pytest",
     "scikit-learn": "scikit-learn",
     "scipy": "scipy",
+    "tabulate": "tabulate",
     "ruff": "ruff",
     "snakefmt": "snakefmt",
 }
@@ -429,8 +430,8 @@ let
   drv = name: { inherit name; out = "/stub/${name}"; outPath = "/stub/${name}"; };
   attrs = ns: builtins.listToAttrs (map (n: { name = n; value = drv n; }) ns);
   basePs = pself: attrs [ "snakemake" "jsonschema" "pyyaml" "pytest" "scikit-learn" "scipy"
-      "numpy" "pandas" "snakemake-interface-common" "snakemake-interface-executor-plugins"
-      "throttler" "poetry-core" "hatchling" ] // {
+      "tabulate" "numpy" "pandas" "snakemake-interface-common"
+      "snakemake-interface-executor-plugins" "throttler" "poetry-core" "hatchling" ] // {
     buildPythonPackage = a:
       assert a ? pname && a ? version && a ? src && a ? build-system; a // drv a.pname;
     fetchPypi = a: assert a ? pname && a ? version && a ? hash; drv "pypi-${a.pname}";
