@@ -74,6 +74,8 @@
             scikit-learn
             scipy
             tabulate
+            jinja2
+            markupsafe
           ];
 
           R = pkgs.rWrapper.override { packages = rLibraries pkgs.rPackages; };

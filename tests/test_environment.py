@@ -325,6 +325,8 @@ PYTHON_TO_NIX = {
     "scikit-learn": "scikit-learn",
     "scipy": "scipy",
     "tabulate": "tabulate",
+    "jinja2": "jinja2",
+    "markupsafe": "markupsafe",
     "ruff": "ruff",
     "snakefmt": "snakefmt",
 }
@@ -430,7 +432,7 @@ let
   drv = name: { inherit name; out = "/stub/${name}"; outPath = "/stub/${name}"; };
   attrs = ns: builtins.listToAttrs (map (n: { name = n; value = drv n; }) ns);
   basePs = pself: attrs [ "snakemake" "jsonschema" "pyyaml" "pytest" "scikit-learn" "scipy"
-      "tabulate" "numpy" "pandas" "snakemake-interface-common"
+      "tabulate" "jinja2" "markupsafe" "numpy" "pandas" "snakemake-interface-common"
       "snakemake-interface-executor-plugins" "throttler" "poetry-core" "hatchling" ] // {
     buildPythonPackage = a:
       assert a ? pname && a ? version && a ? src && a ? build-system; a // drv a.pname;
