@@ -72,6 +72,10 @@
             pyyaml
             pytest
             scikit-learn
+            scipy
+            tabulate
+            jinja2
+            markupsafe
           ];
 
           R = pkgs.rWrapper.override { packages = rLibraries pkgs.rPackages; };

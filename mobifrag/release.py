@@ -38,6 +38,7 @@ from pathlib import Path
 import yaml
 
 from mobifrag import REPO
+from mobifrag.report.markdown import markdown_table
 
 PYPROJECT = REPO / "pyproject.toml"
 CITATION = REPO / "CITATION.cff"
@@ -259,17 +260,21 @@ def vendor_readme(files: dict[str, bytes], label: str, repo: Path = REPO) -> str
         "the Linux kernel source is Debian's `linux-source-6.1` package, installed by the",
         "bootstrap.",
         "",
-        "| input | file | licence | in this archive | sha256 | pinned in |",
-        "| --- | --- | --- | --- | --- | --- |",
     ]
-    for item in OUTSIDE_INPUTS:
-        for name, key in item.files:
-            carried = f"yes: {item.why}" if name in files else f"no: {item.why}"
-            lines.append(
-                f"| {item.name} | `{name}` | {item.licence} | {carried} "
-                f"| {pinned(item, key, repo)} | `{item.pins}` |"
-            )
-    return "\n".join(lines) + "\n"
+    rows = [
+        (
+            item.name,
+            f"`{name}`",
+            item.licence,
+            f"yes: {item.why}" if name in files else f"no: {item.why}",
+            pinned(item, key, repo),
+            f"`{item.pins}`",
+        )
+        for item in OUTSIDE_INPUTS
+        for name, key in item.files
+    ]
+    header = ("input", "file", "licence", "in this archive", "sha256", "pinned in")
+    return "\n".join(lines + markdown_table(header, rows)) + "\n"
 
 
 def fill_cache(build: Path, out: Path, repo: Path = REPO) -> list[str]:
@@ -303,16 +308,14 @@ def cache_readme(repo: Path = REPO) -> str:
         "against its pinned sha256. For your own machines only: some of these may not be",
         "passed on (see the licences).",
         "",
-        "| input | file | licence | sha256 | pinned in |",
-        "| --- | --- | --- | --- | --- |",
     ]
-    for item in OUTSIDE_INPUTS:
-        for name, key in item.files:
-            lines.append(
-                f"| {item.name} | `{name}` | {item.licence} | {pinned(item, key, repo)} "
-                f"| `{item.pins}` |"
-            )
-    return "\n".join(lines) + "\n"
+    rows = [
+        (item.name, f"`{name}`", item.licence, pinned(item, key, repo), f"`{item.pins}`")
+        for item in OUTSIDE_INPUTS
+        for name, key in item.files
+    ]
+    header = ("input", "file", "licence", "sha256", "pinned in")
+    return "\n".join(lines + markdown_table(header, rows)) + "\n"
 
 
 def add_file(archive: tarfile.TarFile, name: str, data: bytes, mtime: int) -> None:

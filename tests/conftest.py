@@ -1,3 +1,4 @@
+import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -6,6 +7,12 @@ import pytest
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
+
+
+def squeezed(text: str) -> str:
+    """Markdown with every run of spaces made one: a table's rows compared by their cells,
+    not by the padding that aligns its columns."""
+    return re.sub(" {2,}", " ", text)
 
 
 def write_snapshot(directory: Path, files, extents, fs=("ext4", 4096, 16384, 8000, "/dev/vda")):

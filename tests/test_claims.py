@@ -1,9 +1,10 @@
 import math
 
+import numpy as np
 import pytest
 import yaml
 
-from conftest import REPO
+from conftest import REPO, squeezed
 from mobifrag.report.claims import (
     CALIBRATED,
     INCONCLUSIVE,
@@ -73,6 +74,25 @@ def test_bootstrap_interval_spans_the_repetitions_and_repeats():
     assert bootstrap_interval(values, "claim") == (low, high)
     assert bootstrap_interval((2.0, 2.0), "x") == (2.0, 2.0)
     assert bootstrap_interval((3.0,), "x") == (3.0, 3.0)
+
+
+def test_two_or_three_repetitions_give_their_range():
+    assert bootstrap_interval((1.2, 0.8), "x") == (0.8, 1.2)
+    assert bootstrap_interval((7.1, 2.17, 7.7), "x") == (2.17, 7.7)
+
+
+def test_six_repetitions_give_the_pairs_next_to_the_extremes():
+    # a resampled median is at or below (x1 + x2) / 2 in 3.5 % of resamples, and at x1 in
+    # 0.9 %: the 2.5 % percentile falls in between, and the 97.5 % one likewise
+    values = (29.84, 29.01, 29.93, 29.71, 29.81, 29.79)
+    assert bootstrap_interval(values, "tmc-s531") == pytest.approx((29.36, 29.885), abs=1e-12)
+
+
+def test_the_interval_does_not_depend_on_numpys_global_state():
+    values = (0.46, 1.59, 1.1, 0.9, 1.3, 1.0, 0.7)
+    first = bootstrap_interval(values, "claim")
+    np.random.seed(1)
+    assert bootstrap_interval(values, "claim") == first
 
 
 def write_dof(path, rows):
@@ -354,7 +374,7 @@ def test_markdown_shows_basis_interval_and_summary(tmp_path):
     path.write_text(yaml.safe_dump({"claims": [one_claim()]}))
     args = ["--claims", str(path), "--results", str(tmp_path), "--platform", "qemu"]
     assert main([*args, "--markdown", str(md), "--csv", str(out)]) == 0
-    text = md.read_text()
+    text = squeezed(md.read_text())
     assert "1 evidence claims: 1 reproduced." in text
     assert "| layout | 1 | 0 |" in text
     assert "2 [1.9, 2.1] (n=2: the interval is their range)" in text
@@ -378,7 +398,7 @@ def test_markdown_counts_by_paper_and_check_and_says_why_a_claim_missed(tmp_path
     md, out = tmp_path / "claims.md", tmp_path / "claims.csv"
     args = ["--claims", str(path), "--results", str(tmp_path), "--platform", "qemu"]
     assert main([*args, "--markdown", str(md), "--csv", str(out)]) == 0
-    text = md.read_text()
+    text = squeezed(md.read_text())
     assert "| paper | not reproduced | not measured | all |" in text
     assert "| TMC | 1 | 0 | 1 |" in text and "| ARS | 0 | 1 | 1 |" in text
     assert "| check | not reproduced | not measured | all |" in text
@@ -453,7 +473,7 @@ def test_only_evidence_is_counted_and_the_rest_is_listed_apart(tmp_path):
     claims = [c for c in shipped_claims() if c["id"].startswith("tmc-fig06-ext4")]
     claims[1] = {**claims[1], "kind": "mechanism", "kind_reason": "by design"}
     scope = [{"source": "TMC Fig. 6", "result": "iOS", "reason": "no iOS"}]
-    text = markdown(check(claims, tmp_path), "t", scope)
+    text = squeezed(markdown(check(claims, tmp_path), "t", scope))
     assert "1 evidence claims: 1 reproduced. Not counted: 1 mechanism (listed apart)." in text
     apart = text.split("## Not counted")[1]
     assert f"| {claims[1]['id']} | mechanism | by design |" in apart

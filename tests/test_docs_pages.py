@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from conftest import REPO
+from conftest import REPO, squeezed
 from mobifrag.report import ae_appendix, docs_pages
 from mobifrag.report.claims import load_claims
 
@@ -147,7 +147,7 @@ def test_readme_block_counts_each_references_evidence_claims(tmp_path):
     readme.write_text(f"# x\n\nbefore\n{docs_pages.README_START}\nold counts\n"
                       f"{docs_pages.README_END}\nafter\n")  # fmt: skip
     docs_pages.write_readme(readme, folder)
-    text = readme.read_text()
+    text = squeezed(readme.read_text())
     assert "old counts" not in text and text.endswith("\nafter\n") and "\nbefore\n" in text
     assert "| evidence claims | reproduced | not reproduced | inconclusive |" in text
     assert (
@@ -204,7 +204,7 @@ def test_the_appendix_counts_the_reference_verdicts_per_major_claim(tmp_path):
         ("ars-fig04-x", "inconclusive", "evidence"),
     ]
     reference_fixture(folder, "emulator-emmc-quick", rows)
-    text = docs_pages.pages(CLAIMS, REGISTRY, folder)["artifact-appendix.md"]
+    text = squeezed(docs_pages.pages(CLAIMS, REGISTRY, folder)["artifact-appendix.md"])
     assert "### Reference emulator-emmc / quick" in text
     assert "| C1 | 1 | 1 reproduced |" in text and "| C3 | 1 | 1 not reproduced |" in text
     assert "| C6 | 0 | none |" in text

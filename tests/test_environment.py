@@ -323,6 +323,10 @@ PYTHON_TO_NIX = {
     "pyyaml": "pyyaml",
     "pytest": "pytest",
     "scikit-learn": "scikit-learn",
+    "scipy": "scipy",
+    "tabulate": "tabulate",
+    "jinja2": "jinja2",
+    "markupsafe": "markupsafe",
     "ruff": "ruff",
     "snakefmt": "snakefmt",
 }
@@ -427,9 +431,9 @@ let
   fix = f: let x = f x; in x;
   drv = name: { inherit name; out = "/stub/${name}"; outPath = "/stub/${name}"; };
   attrs = ns: builtins.listToAttrs (map (n: { name = n; value = drv n; }) ns);
-  basePs = pself: attrs [ "snakemake" "jsonschema" "pyyaml" "pytest" "scikit-learn" "numpy"
-      "pandas" "snakemake-interface-common" "snakemake-interface-executor-plugins"
-      "throttler" "poetry-core" "hatchling" ] // {
+  basePs = pself: attrs [ "snakemake" "jsonschema" "pyyaml" "pytest" "scikit-learn" "scipy"
+      "tabulate" "jinja2" "markupsafe" "numpy" "pandas" "snakemake-interface-common"
+      "snakemake-interface-executor-plugins" "throttler" "poetry-core" "hatchling" ] // {
     buildPythonPackage = a:
       assert a ? pname && a ? version && a ? src && a ? build-system; a // drv a.pname;
     fetchPypi = a: assert a ? pname && a ? version && a ? hash; drv "pypi-${a.pname}";

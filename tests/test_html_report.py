@@ -346,6 +346,12 @@ def test_a_figure_that_was_not_drawn_stops_the_report_naming_it(fake_run, conten
     assert not (run / "report.html").exists()
 
 
+def test_the_templates_escape_every_value_as_the_page_always_has():
+    template = report_html.environment().from_string('<p title="{{ a }}">{{ b }}{{ c }}</p>')
+    page = template.render(a='"x"', b="<b>it's</b>", c=None)
+    assert page == '<p title="&quot;x&quot;">&lt;b&gt;it&#x27;s&lt;/b&gt;</p>'
+
+
 def test_claim_tables_follow_the_denominator():
     claim = {"measure": {"table": "a.csv", "relative_to": {"table": "b.csv"}}}
     assert report_html.claim_tables(claim) == ["a.csv", "b.csv"]

@@ -7,7 +7,7 @@ import subprocess
 
 import pytest
 
-from conftest import REPO
+from conftest import REPO, squeezed
 from mobifrag.report import reference
 from mobifrag.report.claims import CSV_COLUMNS
 
@@ -94,7 +94,7 @@ def test_compare_lists_changed_new_and_missing_claims(tmp_path, capsys):
     run = run_folder(tmp_path / "new", rows)
     args = ["compare", str(run / "claims.csv"), "--reference", str(ref)]
     assert reference.main(args) == 0  # differences shown, not failed
-    out = capsys.readouterr().out
+    out = squeezed(capsys.readouterr().out)
     assert "3 evidence claims: 1 reproduced, 1 not reproduced, 1 inconclusive." in out
     assert "This run: 3 evidence claims: 2 reproduced, 1 not measured." in out
     assert "5 claims; 1 verdicts differ, 1 claims are new, 1 are missing from this run." in out

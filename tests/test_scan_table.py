@@ -19,9 +19,23 @@ def test_noisy_points_lower_r2():
     assert r2 < 0.5
 
 
+def test_linear_fit_matches_the_hand_computed_least_squares():
+    # x̄ = ȳ = 2.5, Sxx = 5, Sxy = 2, Syy = 5: a = 2/5, b = 2.5 - 0.4·2.5, R² = 2²/(5·5)
+    slope, intercept, r2 = linear_fit([1, 2, 3, 4], [1, 4, 2, 3])
+    assert slope == pytest.approx(0.4, rel=1e-12)
+    assert intercept == pytest.approx(1.5, rel=1e-12)
+    assert r2 == pytest.approx(0.16, rel=1e-12)
+
+
+def test_a_constant_time_is_fitted_by_the_flat_line_with_r2_one():
+    assert linear_fit([1, 2, 8], [7.5, 7.5, 7.5]) == (0.0, 7.5, 1.0)
+
+
 def test_fit_needs_two_dof_values():
     with pytest.raises(ScanError, match="two different DoF"):
         linear_fit([5, 5], [1, 2])
+    with pytest.raises(ScanError, match="two different DoF"):
+        linear_fit([5], [1])
 
 
 def test_hole_size_from_trace_name():

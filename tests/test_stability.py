@@ -1,6 +1,6 @@
 import yaml
 
-from conftest import REPO
+from conftest import REPO, squeezed
 from mobifrag.report.stability import main
 
 
@@ -21,7 +21,7 @@ def test_a_flip_between_reproduced_and_not_fails(tmp_path, capsys):
     first = claims_csv(tmp_path / "1.csv", [("a", 1.6, "reproduced"), ("b", 2, "inconclusive")])
     second = claims_csv(tmp_path / "2.csv", [("a", 0.8, "not reproduced"), ("b", 3, "reproduced")])
     assert main(["compare", first, second]) == 1
-    out = capsys.readouterr().out
+    out = squeezed(capsys.readouterr().out)
     assert "2 verdicts differ, 1 of them between reproduced and not reproduced" in out
     assert "| a | reproduced | 1.6 | not reproduced | 0.8 |" in out
 
@@ -30,7 +30,7 @@ def test_inconclusive_differences_are_listed_but_pass(tmp_path, capsys):
     first = claims_csv(tmp_path / "1.csv", [("a", 1.6, "reproduced")])
     second = claims_csv(tmp_path / "2.csv", [("a", 1.1, "inconclusive")])
     assert main(["compare", first, second]) == 0
-    assert "| a | reproduced | 1.6 | inconclusive | 1.1 |" in capsys.readouterr().out
+    assert "| a | reproduced | 1.6 | inconclusive | 1.1 |" in squeezed(capsys.readouterr().out)
 
 
 def test_damaged_table_is_named(tmp_path, capsys):
@@ -67,5 +67,5 @@ def test_a_flip_shows_each_values_interval_and_repetitions(tmp_path, capsys):
     (tmp_path / "1.csv").write_text(f"{header}\na,f,count,29.84,29.81,29.93,3,reproduced\n")
     (tmp_path / "2.csv").write_text(f"{header}\na,f,count,NA,NA,NA,0,not reached\n")
     assert main(["compare", str(tmp_path / "1.csv"), str(tmp_path / "2.csv")]) == 0
-    out = capsys.readouterr().out
+    out = squeezed(capsys.readouterr().out)
     assert "| a | reproduced | 29.84 [29.81, 29.93] n=3 | not reached | NA n=0 |" in out

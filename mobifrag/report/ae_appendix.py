@@ -23,6 +23,7 @@ import yaml
 from mobifrag import REPO
 from mobifrag.release import OUTSIDE_INPUTS, version
 from mobifrag.report import reasons, reference
+from mobifrag.report.markdown import markdown_table
 from mobifrag.report.verdict import VERDICTS
 from mobifrag.workflow.claim_tables import measure_tables
 from mobifrag.workflow.stages import FIGURES, PLATFORM_RUNS, RESULTS, WORKLOADS, as_prose
@@ -335,6 +336,11 @@ def checklist(claims, evidence, registry, facts) -> list[str]:
     ]
 
 
+def outside_input_row(item) -> tuple[str, ...]:
+    carried = "yes" if item.redistributable else f"no: {item.why}"
+    return item.name, item.licence, carried, f"`{item.pins}`"
+
+
 def description(facts) -> list[str]:
     lines = [
         "## Description",
@@ -365,13 +371,10 @@ def description(facts) -> list[str]:
         "",
         "### Data sets and outside inputs",
         "",
-        "| input | licence | in `make dist`'s archive | pinned in |",
-        "| --- | --- | --- | --- |",
-    ]
-    for item in OUTSIDE_INPUTS:
-        carried = "yes" if item.redistributable else f"no: {item.why}"
-        lines.append(f"| {item.name} | {item.licence} | {carried} | `{item.pins}` |")
-    lines += [
+        *markdown_table(
+            ("input", "licence", "in `make dist`'s archive", "pinned in"),
+            map(outside_input_row, OUTSIDE_INPUTS),
+        ),
         "",
         "Each is verified against its pinned sha256 before use (`make preflight` checks "
         "them all in seconds). The app scenarios are the repository's own "
@@ -420,6 +423,20 @@ def workflow_section(facts) -> list[str]:
     ]
 
 
+def major_claim_row(claims: list[dict], major: MajorClaim) -> tuple[str, ...]:
+    members = [c for c in claims if selected(c, major)]
+    counted = [c for c in members if c.get("kind", EVIDENCE) == EVIDENCE]
+    experiments = experiments_of(members)
+    return (
+        major.key,
+        major.statement,
+        f"{len(members)} ({len(counted)})",
+        ", ".join(e.key for e in experiments),
+        ", ".join(f"[{f}](figures.md#{f})" for f in figures_of(members)),
+        minutes_text(experiments),
+    )
+
+
 def major_claims(claims: list[dict], checks: dict[str, list[dict]]) -> list[str]:
     lines = [
         "## Major claims",
@@ -429,20 +446,10 @@ def major_claims(claims: list[dict], checks: dict[str, list[dict]]) -> list[str]
         "calibration) are listed apart. Compute time: the job-minutes of its experiments in "
         f"{TIMED_RUN}.",
         "",
-        "| claim | statement | claims (evidence) | experiments | figures | compute time |",
-        "| --- | --- | --- | --- | --- | --- |",
-    ]
-    for major in MAJOR_CLAIMS:
-        members = [c for c in claims if selected(c, major)]
-        counted = [c for c in members if c.get("kind", EVIDENCE) == EVIDENCE]
-        experiments = experiments_of(members)
-        figures = ", ".join(f"[{f}](figures.md#{f})" for f in figures_of(members))
-        lines.append(
-            f"| {major.key} | {major.statement} | {len(members)} ({len(counted)}) "
-            f"| {', '.join(e.key for e in experiments)} | {figures} "
-            f"| {minutes_text(experiments)} |"
-        )
-    lines += [
+        *markdown_table(
+            ("claim", "statement", "claims (evidence)", "experiments", "figures", "compute time"),
+            (major_claim_row(claims, major) for major in MAJOR_CLAIMS),
+        ),
         "",
         "The checks `make check CHECK=<name>` runs, each a rule stated before any run:",
         "",
@@ -458,6 +465,34 @@ def major_claims(claims: list[dict], checks: dict[str, list[dict]]) -> list[str]
     return lines
 
 
+EXPERIMENT_COLUMNS = (
+    "experiment",
+    "what runs",
+    "tables",
+    "figures",
+    "claims (evidence)",
+    "job-min (rules)",
+)
+
+
+def experiment_row(claims: list[dict], registry: dict, e: Experiment) -> tuple[str, ...]:
+    members = [c for c in claims if any(experiment_of(t) == e for t in claim_tables(c))]
+    counted = [c for c in members if c.get("kind", EVIDENCE) == EVIDENCE]
+    stems = [
+        s
+        for s, entry in registry.items()
+        if any(experiment_of(t) == e for t in entry.get("tables", []))
+    ]
+    return (
+        f"{e.key} {e.name}",
+        e.what,
+        ", ".join(f"`{t}`" for t in e.tables),
+        ", ".join(f"[{s}](figures.md#{s})" for s in stems) or "—",
+        f"{len(members)} ({len(counted)})",
+        f"{e.minutes:g} ({e.timed_rules})" if e.minutes is not None else "—",
+    )
+
+
 def experiments_section(claims: list[dict], registry: dict) -> list[str]:
     lines = [
         "## Experiments",
@@ -466,31 +501,21 @@ def experiments_section(claims: list[dict], registry: dict) -> list[str]:
         "Job-minutes from " + TIMED_RUN + "; roughly half of them pass on the clock. "
         'A time "—" is an experiment whose rules were not listed on their own there.',
         "",
-        "| experiment | what runs | tables | figures | claims (evidence) | job-min (rules) |",
-        "| --- | --- | --- | --- | --- | --- |",
-    ]
-    for e in EXPERIMENTS:
-        members = [c for c in claims if any(experiment_of(t) == e for t in claim_tables(c))]
-        counted = [c for c in members if c.get("kind", EVIDENCE) == EVIDENCE]
-        stems = [
-            s
-            for s, entry in registry.items()
-            if any(experiment_of(t) == e for t in entry.get("tables", []))
-        ]
-        figures = ", ".join(f"[{s}](figures.md#{s})" for s in stems) or "—"
-        time = f"{e.minutes:g} ({e.timed_rules})" if e.minutes is not None else "—"
-        tables = ", ".join(f"`{t}`" for t in e.tables)
-        lines.append(
-            f"| {e.key} {e.name} | {e.what} | {tables} | {figures} "
-            f"| {len(members)} ({len(counted)}) | {time} |"
-        )
-    lines += [
+        *markdown_table(
+            EXPERIMENT_COLUMNS, (experiment_row(claims, registry, e) for e in EXPERIMENTS)
+        ),
         "",
         "Besides: the kernel build (8.6 min), the ftl-sim replays (ftl_replay_phase 2.2, "
         "ftl_replay_run 1.1 job-min) and the other rules (13.8 job-min in all).",
         "",
     ]
     return lines
+
+
+def reference_row(claims: list[dict], rows: list[dict], major: MajorClaim) -> tuple[str, ...]:
+    ids = {c["id"] for c in claims if selected(c, major)}
+    of_major = [r for r in reasons.counted(rows) if r["id"] in ids]
+    return major.key, str(len(of_major)), counts_line(of_major)
 
 
 def evaluation(claims: list[dict], references: list[reference.Table]) -> list[str]:
@@ -525,14 +550,12 @@ def evaluation(claims: list[dict], references: list[reference.Table]) -> list[st
             f"{reference.describe_reference(table)}. Evidence claims: "
             f"{counts_line(reasons.counted(rows))}.",
             "",
-            "| major claim | evidence claims | reference verdicts |",
-            "| --- | --- | --- |",
+            *markdown_table(
+                ("major claim", "evidence claims", "reference verdicts"),
+                (reference_row(claims, rows, major) for major in MAJOR_CLAIMS),
+            ),
+            "",
         ]
-        for major in MAJOR_CLAIMS:
-            ids = {c["id"] for c in claims if selected(c, major)}
-            of_major = [r for r in reasons.counted(rows) if r["id"] in ids]
-            lines.append(f"| {major.key} | {len(of_major)} | {counts_line(of_major)} |")
-        lines.append("")
     return lines
 
 

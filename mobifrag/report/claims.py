@@ -30,6 +30,7 @@ from pathlib import Path
 
 from mobifrag import REPO
 from mobifrag.report import reasons
+from mobifrag.report.markdown import markdown_table
 from mobifrag.report.on_hardware import TwinError, as_judged, check_twins
 from mobifrag.report.verdict import (
     BEYOND_PLATFORM,
@@ -338,29 +339,21 @@ def summary_line(verdicts: list[Verdict]) -> str:
 
 def basis_table(verdicts: list[Verdict]) -> list[str]:
     bases = sorted({v.claim["basis"] for v in verdicts})
-    lines = [
-        "| basis | " + " | ".join(VERDICTS) + " |",
-        "| --- |" + " --- |" * len(VERDICTS),
-    ]
+    rows = []
     for basis in bases:
         of_basis = [v.verdict for v in verdicts if v.claim["basis"] == basis]
-        counts = [of_basis.count(name) for name in VERDICTS]
-        lines.append(f"| {basis} | " + " | ".join(str(c) for c in counts) + " |")
-    return lines
+        rows.append((basis, *(of_basis.count(name) for name in VERDICTS)))
+    return markdown_table(("basis", *VERDICTS), rows)
 
 
 def count_table(title: str, groups: dict) -> list[str]:
     """Evidence claims' verdict counts per group (a paper, a check): one row each."""
     shown = [name for name in VERDICTS if any(g[name] for g in groups.values())]
     shown += sorted({k for g in groups.values() for k in g} - set(VERDICTS))
-    lines = [
-        f"| {title} | " + " | ".join(shown) + " | all |",
-        "| --- |" + " --- |" * (len(shown) + 1),
+    rows = [
+        (name, *(counts[v] for v in shown), sum(counts.values())) for name, counts in groups.items()
     ]
-    for name, counts in groups.items():
-        cells = " | ".join(str(counts[v]) for v in shown)
-        lines.append(f"| {name} | {cells} | {sum(counts.values())} |")
-    return lines
+    return markdown_table((title, *shown, "all"), rows)
 
 
 def misses(verdicts: list[Verdict]) -> list[str]:
@@ -390,19 +383,26 @@ def verdict_text(v: Verdict) -> str:
     return v.verdict + (f": {v.note}" if v.note and v.verdict != REPRODUCED else "")
 
 
+EVIDENCE_COLUMNS = ("id", "claim", "source", "figure", "basis", "paper", "band", "measured")
+
+
+def evidence_row(v: Verdict) -> tuple[str, ...]:
+    c = v.claim
+    return (
+        c["id"],
+        c["claim"],
+        c["source"],
+        c["figure"],
+        c["basis"],
+        fmt(c.get("paper_value")),
+        describe_band(claim_band(c)),
+        describe_measured(v),
+        verdict_text(v),
+    )
+
+
 def evidence_rows(verdicts: list[Verdict]) -> list[str]:
-    lines = [
-        "| id | claim | source | figure | basis | paper | band | measured | verdict |",
-        "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
-    ]
-    for v in verdicts:
-        c = v.claim
-        lines.append(
-            f"| {c['id']} | {c['claim']} | {c['source']} | {c['figure']} | {c['basis']} "
-            f"| {fmt(c.get('paper_value'))} | {describe_band(claim_band(c))} "
-            f"| {describe_measured(v)} | {verdict_text(v)} |"
-        )
-    return lines
+    return markdown_table((*EVIDENCE_COLUMNS, "verdict"), map(evidence_row, verdicts))
 
 
 def apart_rows(verdicts: list[Verdict]) -> list[str]:
@@ -412,16 +412,23 @@ def apart_rows(verdicts: list[Verdict]) -> list[str]:
         "Each checks something the study's own design or inputs decide, or a number the",
         "model was fitted to; shown for completeness, never counted as evidence.",
         "",
-        "| id | kind | why not evidence | band | measured | verdict |",
-        "| --- | --- | --- | --- | --- | --- |",
     ]
-    for v in verdicts:
-        c = v.claim
-        lines.append(
-            f"| {c['id']} | {kind(c)} | {c.get('kind_reason', '')} "
-            f"| {describe_band(claim_band(c))} | {describe_measured(v)} | {verdict_text(v)} |"
-        )
-    return lines
+    return lines + markdown_table(
+        ("id", "kind", "why not evidence", "band", "measured", "verdict"),
+        map(apart_row, verdicts),
+    )
+
+
+def apart_row(v: Verdict) -> tuple[str, ...]:
+    c = v.claim
+    return (
+        c["id"],
+        kind(c),
+        c.get("kind_reason", ""),
+        describe_band(claim_band(c)),
+        describe_measured(v),
+        verdict_text(v),
+    )
 
 
 def scope_rows(scope: list[dict]) -> list[str]:
@@ -430,10 +437,9 @@ def scope_rows(scope: list[dict]) -> list[str]:
         "",
         "The papers' results the study does not judge, and why.",
         "",
-        "| source | result | why |",
-        "| --- | --- | --- |",
     ]
-    return lines + [f"| {s['source']} | {s['result']} | {s['reason']} |" for s in scope]
+    rows = [(s["source"], s["result"], s["reason"]) for s in scope]
+    return lines + markdown_table(("source", "result", "why"), rows)
 
 
 def markdown(

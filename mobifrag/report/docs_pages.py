@@ -30,6 +30,7 @@ import yaml
 from mobifrag import REPO
 from mobifrag.report import ae_appendix, reference
 from mobifrag.report.claims import ClaimsError, describe_band, load_checks, load_claims
+from mobifrag.report.markdown import markdown_table
 from mobifrag.report.verdict import VERDICTS, band
 from mobifrag.workflow.stages import FIGURES, REFERENCE, REFERENCES, RESULTS, as_prose
 
@@ -254,6 +255,28 @@ def grouped(items, name):
     return [(key, groups[key]) for key in order if groups[key]]
 
 
+CLAIM_COLUMNS = ("claim", "figure", "basis", "band", "time on 2 cores")
+
+
+def check_rows(checks: dict[str, list[dict]]) -> list[tuple[str, ...]]:
+    rows = []
+    for name, members in checks.items():
+        ids = ", ".join(f"[{c['id']}](#{c['id']})" for c in members)
+        when = cell(measured_times().checks.get(name, ""))
+        rows.append((f"`{name}`", ids, f"`make check CHECK={name}`", when))
+    return rows
+
+
+def claim_row(c: dict) -> tuple[str, ...]:
+    return (
+        f"[{c['id']}](#{c['id']})",
+        f"[{c['figure']}](figures.md#{c['figure']})",
+        c["basis"],
+        cell(describe(c)),
+        cell(times(c)),
+    )
+
+
 def appendix(claims: list[dict], checks: dict[str, list[dict]], sources: str) -> str:
     lines = [
         HEADER.format(sources=sources),
@@ -282,29 +305,15 @@ def appendix(claims: list[dict], checks: dict[str, list[dict]], sources: str) ->
             "`make check CHECK=<name>` runs only what a check's claims read and fails "
             "unless every one of them is reproduced.",
             "",
-            "| check | claims | command | time on 2 cores |",
-            "| --- | --- | --- | --- |",
+            *markdown_table(("check", "claims", "command", "time on 2 cores"), check_rows(checks)),
+            "",
         ]
-        for name, members in checks.items():
-            ids = ", ".join(f"[{c['id']}](#{c['id']})" for c in members)
-            when = cell(measured_times().checks.get(name, ""))
-            lines.append(f"| `{name}` | {ids} | `make check CHECK={name}` | {when} |")
-        lines.append("")
     for key, members in grouped(claims, lambda c: c["id"]):
         title, reference = paper_title(key)
         lines += [f"## {title}", ""]
         if reference:
             lines += [reference, ""]
-        lines += [
-            "| claim | figure | basis | band | time on 2 cores |",
-            "| --- | --- | --- | --- | --- |",
-        ]
-        for c in members:
-            lines.append(
-                f"| [{c['id']}](#{c['id']}) | [{c['figure']}](figures.md#{c['figure']}) "
-                f"| {c['basis']} | {cell(describe(c))} | {cell(times(c))} |"
-            )
-        lines.append("")
+        lines += [*markdown_table(CLAIM_COLUMNS, map(claim_row, members)), ""]
         for c in members:
             lines += claim_block(c)
     return "\n".join(lines).rstrip() + "\n"
@@ -431,20 +440,20 @@ def reference_counts(tables: list[reference.Table]) -> list[str]:
     """One table row per reference: its run and its evidence claims' count per verdict."""
     counts = [reference.evidence_counts(table) for table in tables]
     shown = [v for v in VERDICTS if any(c[v] for c in counts)]
-    lines = [
-        "| device | scale | reference run | evidence claims | " + " | ".join(shown) + " |",
-        "| --- | --- | --- | --- |" + " --- |" * len(shown),
-    ]
-    for table, count in zip(tables, counts, strict=True):
-        meta = table.meta
+    rows = []
+    for ref, count in zip(tables, counts, strict=True):
+        meta = ref.meta
         run = f"{meta.get('commit', '?')[:7]}, {meta.get('run_date', '?')[:10]}"
-        name = table.path.name
-        cells = " | ".join(str(count[v]) for v in shown)
-        lines.append(
-            f"| {meta.get('device', '?')} | {meta.get('scale', '?')} "
-            f"| [{run}]({REFERENCES}/{name}) | {sum(count.values())} | {cells} |"
+        rows.append(
+            (
+                meta.get("device", "?"),
+                meta.get("scale", "?"),
+                f"[{run}]({REFERENCES}/{ref.path.name})",
+                sum(count.values()),
+                *(count[v] for v in shown),
+            )
         )
-    return lines
+    return markdown_table(("device", "scale", "reference run", "evidence claims", *shown), rows)
 
 
 def reference_block(tables: list[reference.Table]) -> list[str]:

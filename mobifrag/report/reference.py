@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from mobifrag import REPO
+from mobifrag.report.markdown import markdown_table
 from mobifrag.report.stability import StabilityError, value_text
 from mobifrag.report.verdict import VERDICTS
 from mobifrag.workflow import stages
@@ -252,14 +253,10 @@ def report(reference: Table, run: Table, rows: list[Difference]) -> str:
         "",
     ]
     if rows:
-        lines += [
-            "| claim | reference | measured | this run | measured |",
-            "| --- | --- | --- | --- | --- |",
-        ]
-        lines += [
-            f"| {d.claim} | {d.reference} | {d.reference_value} | {d.run} | {d.run_value} |"
-            for d in rows
-        ]
+        lines += markdown_table(
+            ("claim", "reference", "measured", "this run", "measured"),
+            [(d.claim, d.reference, d.reference_value, d.run, d.run_value) for d in rows],
+        )
     return "\n".join(lines) + "\n"
 
 

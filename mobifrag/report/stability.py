@@ -22,6 +22,7 @@ from pathlib import Path
 import yaml
 
 from mobifrag import REPO
+from mobifrag.report.markdown import markdown_table
 from mobifrag.report.verdict import NOT_REPRODUCED, REPRODUCED
 
 DECIDED = {REPRODUCED, NOT_REPRODUCED}
@@ -100,11 +101,7 @@ def report(rows, first: Path, second: Path, claims: int) -> str:
         "",
     ]
     if rows:
-        lines += [
-            "| claim | first | measured | second | measured |",
-            "| --- | --- | --- | --- | --- |",
-        ]
-        lines += [f"| {' | '.join(row)} |" for row in rows]
+        lines += markdown_table(("claim", "first", "measured", "second", "measured"), rows)
     return "\n".join(lines) + "\n"
 
 

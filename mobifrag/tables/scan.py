@@ -21,6 +21,8 @@ import re
 import sys
 from pathlib import Path
 
+from scipy.stats import linregress
+
 from mobifrag.measure.fragmentation import degree_of_fragmentation, fragments
 from mobifrag.measure.snapshot import SnapshotError, read_snapshot
 from mobifrag.model import ftl
@@ -88,17 +90,12 @@ def scan_rows(rep: str, run: Path, models: dict[tuple[str, str], Path]) -> list[
 
 def linear_fit(xs: list[float], ys: list[float]) -> tuple[float, float, float]:
     """Least squares y = a·x + b; returns (a, b, R²)."""
-    n = len(xs)
-    if n < 2 or len(set(xs)) < 2:
+    if len(set(xs)) < 2:
         raise ScanError(f"a fit needs two different DoF values, got {sorted(set(xs))}")
-    mean_x, mean_y = sum(xs) / n, sum(ys) / n
-    sxx = sum((x - mean_x) ** 2 for x in xs)
-    sxy = sum((x - mean_x) * (y - mean_y) for x, y in zip(xs, ys, strict=True))
-    slope = sxy / sxx
-    intercept = mean_y - slope * mean_x
-    total = sum((y - mean_y) ** 2 for y in ys)
-    residual = sum((y - slope * x - intercept) ** 2 for x, y in zip(xs, ys, strict=True))
-    return slope, intercept, 1 - residual / total if total else 1.0
+    fit = linregress(xs, ys)
+    # a constant time is fitted exactly by the flat line, where linregress leaves r undefined
+    r2 = 1.0 if len(set(ys)) == 1 else float(fit.rvalue) ** 2
+    return float(fit.slope), float(fit.intercept), r2
 
 
 def fit_rows(rep: str, table: list[dict[str, object]]) -> list[dict[str, object]]:

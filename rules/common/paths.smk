@@ -39,6 +39,13 @@ def python_sources(module):
     return list(module_sources(module))
 
 
+def report_templates():
+    """The HTML report's Jinja2 templates (mobifrag/report/templates/): a rule's input,
+    as its Python sources are, so editing one redraws the page."""
+    folder = "mobifrag/report/templates"
+    return sorted(os.path.join(folder, name) for name in os.listdir(folder))
+
+
 def results(path):
     """A path pattern under one run's results folder."""
     return f"{RESULTS}/{path}"

@@ -134,6 +134,7 @@ rule report_html:
             path for path in study_figures(w.device, w.scale) if path.endswith(".png")
         ],
         code=python_sources("mobifrag.report.html"),
+        templates=report_templates(),
     output:
         results("report.html"),
     log:
