@@ -4,6 +4,7 @@
 # → figures → claims and report; mobifrag/workflow/stages.py defines the layout, docs/methods.md
 # describes each stage.
 import sys
+from pathlib import Path
 
 from snakemake.utils import min_version, validate
 
@@ -28,22 +29,20 @@ include: "rules/infra/guest.smk"
 include: "rules/infra/device.smk"
 include: "rules/infra/kernel.smk"
 include: "rules/infra/platform.smk"
-include: "rules/infra/model.smk"
 include: "rules/infra/filebench.smk"
 include: "rules/infra/iozone.smk"
-include: "rules/experiments/concurrent_appenders.smk"
-include: "rules/experiments/autoage.smk"
-include: "rules/experiments/filldelete.smk"
-include: "rules/experiments/capacity.smk"
-include: "rules/experiments/scan.smk"
-include: "rules/experiments/dispersed.smk"
-include: "rules/experiments/user_latency.smk"
-include: "rules/experiments/treat.smk"
-include: "rules/experiments/janusd.smk"
-include: "rules/experiments/ars.smk"
-include: "rules/experiments/ars_selection.smk"
-include: "rules/experiments/ars_eval.smk"
-include: "rules/experiments/ext4tune.smk"
+
+
+# Every experiment's file (its helpers and rules), by name; the stages after them read
+# what the experiments declare (the runs whose phases rule ftl_replay_run models).
+for experiment_file in sorted(
+    Path(workflow.basedir, "rules/experiments").glob("*.smk")
+):
+
+    include: str(experiment_file.relative_to(workflow.basedir))
+
+
+include: "rules/infra/model.smk"
 include: "rules/infra/flashsim.smk"
 include: "rules/infra/figures.smk"
 include: "rules/infra/report.smk"

@@ -1,5 +1,17 @@
 # Concurrent appenders (TMC §3.3, Fig. 6): writers appending to their files at once on a
 # fresh file system, repeated (config `repeated`), each ending in a fragcheck snapshot.
+
+# Label → run directory of every (file system, writers, repetition) run of TMC Fig. 6.
+appender_runs = lambda wildcards: {
+    f"fs={fs},writers={n},rep={r}": on_platform(
+        f"concurrent-appenders/{fs}/writers-{n}/rep-{r}", wildcards
+    )
+    for fs in config["concurrent_appenders"]["filesystems"]
+    for n in config["concurrent_appenders"]["writers"]
+    for r in repetitions(wildcards.scale, "concurrent-appenders")
+}
+
+
 use rule guest_job as concurrent_appenders with:
     input:
         unpack(guest_inputs("jobs/concurrent-appenders.sh")),

@@ -11,7 +11,7 @@
 #                               for FFSB's four filebench tests)
 #   bench.csv, configs.csv      mobifrag/tables/ext4tune.py (runs modeled on the profile)
 
-from mobifrag.workloads.ext4tune import FILEBENCH_MIXES
+from mobifrag.workloads.ext4tune import FILEBENCH_MIXES, IOZONE_TESTS
 from mobifrag.workloads import ext4tune
 
 EXT4TUNE = config["ext4tune"]
@@ -35,6 +35,15 @@ ext4tune_run_folders = lambda w: {
 ext4tune_runs = lambda w: {
     key: on_platform(run, w) for key, run in ext4tune_run_folders(w).items()
 }
+
+# How the reports of the benchmark runs name their phases (ftl_replay_run's options):
+# IOzone's four tests run one process each; filebench's (FFSB's four tests) the config's
+# threads.
+RUN_PHASE_DEPTHS["ext4tune/runs"] = "".join(
+    f" --depth iozone-{test} 1" for test in IOZONE_TESTS
+) + "".join(
+    f" --depth filebench-{mix} {EXT4TUNE['ffsb_threads']}" for mix in FILEBENCH_MIXES
+)
 
 # Checked now, so a disk that cannot hold the block groups stops the run before any work.
 try:

@@ -31,6 +31,30 @@ for name, preset in config["scales"].items():
         )
 ul_dir = lambda w: on_platform("user-latency", w)
 
+# (state, rep) → the run's folder below the platform's runs: each aged state's runs,
+# repeated on a phone only (config `repeated_on_hardware`).
+user_latency_run_folders = lambda w: {
+    (state, str(rep)): f"user-latency/{state}/rep-{rep}/run"
+    for state in ul_states(w.scale)
+    for rep in repetitions(w.scale, "user-latency", w.device)
+}
+user_latency_runs = lambda w: {
+    key: on_platform(run, w) for key, run in user_latency_run_folders(w).items()
+}
+
+# The phases of a state's run (jobs/user-latency.sh: install-<app>, launch-<app>, sqlite).
+UL_PHASES = [
+    *(f"{step}-{app}" for step in ("install", "launch") for app in UL["apps"]),
+    "sqlite",
+]
+
+# (state, rep, phase) → the replay summary of that phase of the state's run.
+user_latency_models = lambda w: {
+    (state, rep, phase): phase_summary(w, run, phase)
+    for (state, rep), run in user_latency_run_folders(w).items()
+    for phase in UL_PHASES
+}
+
 
 # An app's scenario model: TMC Table 3's, or one the config names (the game).
 ul_model = lambda app: UL["models"].get(
