@@ -15,7 +15,7 @@ scheduling. For those the test checks the paper's qualitative result in both run
 instead (five writers fragment their files more than one writer does).
 
 How the SLURM run submits: only the guest jobs become `sbatch` jobs; the table builder
-is a local rule (rules/common/local.smk) and runs beside Snakemake. The first guest boot
+is a local rule (`localrule: True`) and runs beside Snakemake. The first guest boot
 of the SLURM run is made to fail (a qemu-system-x86_64 wrapper first on PATH, which the
 jobs inherit through sbatch's --export=ALL): the guest rules' `retries: 1`
 (rules/infra/guest.smk) must run it again and the run must still succeed. The Snakemake

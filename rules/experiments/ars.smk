@@ -110,6 +110,7 @@ rule ars_table:
         results("benchmarks/ars_table-{kind}.tsv")
     wildcard_constraints:
         kind="motivation|blocksize",
+    localrule: True
     params:
         python=PYTHON,
         case=lambda w: {"motivation": "file", "blocksize": "block_size"}[w.kind],

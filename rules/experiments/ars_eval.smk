@@ -128,6 +128,7 @@ rule ars_eval_sqlite_traces:
         directory(workloads(f"{ARS_EVAL}/sqlite-traces")),
     log:
         workloads("logs/ars-eval-sqlite-traces.log"),
+    localrule: True
     params:
         python=PYTHON,
         threads=config["ars_eval"]["sqlite"]["threads"],
@@ -186,6 +187,7 @@ rule ars_eval_mobibench_fetch:
         workloads("logs/ars-eval-mobibench-fetch-{app}.log"),
     wildcard_constraints:
         app="[a-z]+",
+    localrule: True
     shell:
         "traces/mobibench/fetch.sh {wildcards.app} {output} 2> {log}"
 
@@ -200,6 +202,7 @@ rule ars_eval_mobibench_trace:
         workloads("logs/ars-eval-mobibench-trace-{app}.log"),
     wildcard_constraints:
         app="[a-z]+",
+    localrule: True
     params:
         python=PYTHON,
         more_than=config["ars_selection"]["written_many_more_than"],
@@ -222,6 +225,7 @@ rule ars_eval_trace_stats:
         results(f"{ARS_EVAL}/trace-stats.csv"),
     log:
         results("logs/ars-eval-trace-stats.log"),
+    localrule: True
     params:
         python=PYTHON,
         more_than=config["ars_selection"]["written_many_more_than"],
@@ -287,6 +291,7 @@ rule ars_eval_table:
         results("benchmarks/ars_eval_table-{kind}.tsv")
     wildcard_constraints:
         kind="|".join(ARS_EVAL_JOBS),
+    localrule: True
     params:
         python=PYTHON,
         runs=lambda w: run_labels(ars_eval_runs(w)),

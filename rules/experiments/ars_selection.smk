@@ -56,6 +56,7 @@ rule ars_selection_dof:
         platform_runs("logs/ars-selection-dof-{app}.log"),
     wildcard_constraints:
         app="[a-z]+",
+    localrule: True
     params:
         python=PYTHON,
     shell:
@@ -75,6 +76,7 @@ rule ars_selection_dataset:
         platform_runs("logs/ars-selection-dataset-{app}.log"),
     wildcard_constraints:
         app="[a-z]+",
+    localrule: True
     params:
         python=PYTHON,
         selection=ars_selection_params(),
@@ -98,6 +100,7 @@ rule ars_selection_compare:
         table2=results(f"{ARS_SELECTION}/table2.csv"),
     log:
         results("logs/ars-selection-compare.log"),
+    localrule: True
     params:
         python=PYTHON,
         selection=ars_selection_params(),
@@ -123,6 +126,7 @@ rule ars_selection_select:
         platform_runs("logs/ars-selection-select-{app}.log"),
     wildcard_constraints:
         app="[a-z]+",
+    localrule: True
     params:
         python=PYTHON,
         selection=ars_selection_params(),

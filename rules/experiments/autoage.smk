@@ -24,6 +24,7 @@ rule autoage_traces:
     log:
         workloads("logs/autoage-traces.log"),
     priority: LONG_CHAIN
+    localrule: True
     params:
         python=PYTHON,
         seed=config["seed"],
@@ -76,6 +77,7 @@ rule autoage_tables:
         levels=results("autoage/{fs}/levels.csv"),
     log:
         results("logs/autoage-{fs}-tables.log"),
+    localrule: True
     params:
         python=PYTHON,
         runs=lambda w, input: day_runs(

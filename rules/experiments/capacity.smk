@@ -26,6 +26,7 @@ rule capacity_traces:
         directory(workloads("capacity/traces")),
     log:
         workloads("logs/capacity-traces.log"),
+    localrule: True
     params:
         python=PYTHON,
         seed=config["seed"],
@@ -72,6 +73,7 @@ rule capacity_tables:
         results("capacity/{fs}/dof.csv"),
     log:
         results("logs/capacity-{fs}-tables.log"),
+    localrule: True
     params:
         python=PYTHON,
         runs=lambda w: run_labels(capacity_runs(w)),

@@ -52,6 +52,7 @@ rule concurrent_appenders_tables:
         layout=results("concurrent-appenders/layout.csv"),
     log:
         results("logs/concurrent-appenders-tables.log"),
+    localrule: True
     params:
         python=PYTHON,
         runs=lambda w: " ".join(

@@ -66,6 +66,7 @@ rule dispersed_tables:
         results("dispersed/{fs}/dispersed.csv"),
     log:
         results("logs/dispersed-{fs}-tables.log"),
+    localrule: True
     params:
         python=PYTHON,
         runs=lambda w: run_labels(dispersed_runs(w)),

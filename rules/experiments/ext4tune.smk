@@ -59,6 +59,7 @@ rule ext4tune_aging_trace:
         workloads("ext4tune/aging.iotrace"),
     log:
         workloads("logs/ext4tune-aging-trace.log"),
+    localrule: True
     params:
         python=PYTHON,
         seed=config["seed"],
@@ -130,6 +131,7 @@ rule ext4tune_tables:
         results("logs/ext4tune-tables.log"),
     benchmark:
         results("benchmarks/ext4tune_tables.tsv")
+    localrule: True
     params:
         python=PYTHON,
         runs=lambda w: " ".join(

@@ -49,6 +49,7 @@ rule filldelete_fill_trace:
     log:
         workloads("logs/filldelete-fill-trace.log"),
     priority: LONG_CHAIN
+    localrule: True
     params:
         python=PYTHON,
         seed=config["seed"],
@@ -97,6 +98,7 @@ rule filldelete_traces:
     log:
         workloads("logs/filldelete-traces-{level}-{app}.log"),
     priority: LONG_CHAIN
+    localrule: True
     params:
         python=PYTHON,
         seed=config["seed"],
@@ -165,6 +167,7 @@ rule filldelete_free_space:
         results("filldelete/{fs}/free-space.csv"),
     log:
         results("logs/filldelete-{fs}-free-space.log"),
+    localrule: True
     params:
         python=PYTHON,
         states=lambda w: " ".join(
@@ -192,6 +195,7 @@ rule filldelete_tables:
         results("filldelete/{fs}/dof.csv"),
     log:
         results("logs/filldelete-{fs}-tables.log"),
+    localrule: True
     params:
         python=PYTHON,
         runs=lambda w: run_labels(filldelete_runs(w)),

@@ -123,6 +123,7 @@ rule janusd_logical:
         results("logs/janusd-logical-{level}-{threads}.log"),
     wildcard_constraints:
         **JANUSD_WILDCARDS,
+    localrule: True
     params:
         python=PYTHON,
     shell:
@@ -141,6 +142,7 @@ rule janusd_physical:
         results("logs/janusd-physical-{level}-{threads}.log"),
     wildcard_constraints:
         **JANUSD_WILDCARDS,
+    localrule: True
     params:
         python=PYTHON,
         threshold=config["janusd"]["dof_p_threshold"],
@@ -191,6 +193,7 @@ rule janusd_recurring_traces:
     log:
         workloads("logs/janusd-recurring-traces.log"),
     priority: LONG_CHAIN
+    localrule: True
     params:
         python=PYTHON,
         models=config["autoage"]["models"],
@@ -276,6 +279,7 @@ rule janusd_recurring_table:
         launch=results(f"{RECURRING}/launch.csv"),
     log:
         results("logs/janusd-recurring-table.log"),
+    localrule: True
     params:
         python=PYTHON,
         runs=lambda w: run_labels(recurring_runs(w)),
@@ -292,6 +296,7 @@ rule janusd_recurring_dof_table:
         results(f"{RECURRING}/dof.csv"),
     log:
         results("logs/janusd-recurring-dof-table.log"),
+    localrule: True
     params:
         python=PYTHON,
         runs=lambda w: run_labels(recurring_guest_runs(w)),
@@ -313,6 +318,7 @@ rule janusd_dof_lp_table:
         results("treat/janusd/dof-lp.csv"),
     log:
         results("logs/janusd-dof-lp-table.log"),
+    localrule: True
     params:
         python=PYTHON,
         runs=lambda w: " ".join(

@@ -31,6 +31,7 @@ rule scan_traces:
         directory(workloads("scan/traces")),
     log:
         workloads("logs/scan-traces.log"),
+    localrule: True
     params:
         python=PYTHON,
         seed=config["seed"],
@@ -93,6 +94,7 @@ rule scan_tables:
         fit=results("scan/{fs}/fit.csv"),
     log:
         results("logs/scan-{fs}-tables.log"),
+    localrule: True
     params:
         python=PYTHON,
         runs=lambda w: run_labels(scan_runs(w)),

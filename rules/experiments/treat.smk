@@ -30,6 +30,7 @@ rule treat_aging_trace:
         workloads("logs/treat-aging-{level}.log"),
     wildcard_constraints:
         level="low|moderate|high|full",
+    localrule: True
     params:
         python=PYTHON,
         seed=config["seed"],
@@ -81,6 +82,7 @@ rule treat_free_space:
         platform_runs("treat/aged/free-space.csv"),
     log:
         platform_runs("logs/treat-free-space.log"),
+    localrule: True
     params:
         python=PYTHON,
         states=lambda w, input: " ".join(
@@ -178,6 +180,7 @@ rule treat_journal_traces:
         workloads("logs/treat-journal-traces-{mode}.log"),
     wildcard_constraints:
         mode="delete|truncate|persist|wal",
+    localrule: True
     params:
         python=PYTHON,
         threads=lambda w: " ".join(map(str, treat_params(w.scale)["journal_threads"])),
@@ -222,6 +225,7 @@ rule treat_sqlite_prealloc_trace:
         workloads("logs/treat-sqlite-prealloc-trace-{app}.log"),
     wildcard_constraints:
         app="[a-z]+",
+    localrule: True
     params:
         python=PYTHON,
         seed=config["seed"],
@@ -272,6 +276,7 @@ rule treat_prealloc_table:
         free_space=results("treat/free-space.csv"),
     log:
         results("logs/treat-prealloc-table.log"),
+    localrule: True
     params:
         python=PYTHON,
         runs=lambda w: run_labels(
@@ -295,6 +300,7 @@ rule treat_e4defrag_table:
         results("treat/e4defrag/dof.csv"),
     log:
         results("logs/treat-e4defrag-table.log"),
+    localrule: True
     params:
         python=PYTHON,
         runs=lambda w: run_labels(
@@ -317,6 +323,7 @@ rule treat_e4defrag_flash_table:
         results("treat/e4defrag/flash-writes.csv"),
     log:
         results("logs/treat-e4defrag-flash-table.log"),
+    localrule: True
     params:
         python=PYTHON,
         runs=lambda w: run_labels(
@@ -337,6 +344,7 @@ rule treat_journal_table:
         results("treat/journal/dof.csv"),
     log:
         results("logs/treat-journal-table.log"),
+    localrule: True
     params:
         python=PYTHON,
         runs=lambda w: run_labels(
@@ -361,6 +369,7 @@ rule treat_sqlite_prealloc_tables:
         summary=results("treat/sqlite-prealloc/summary.csv"),
     log:
         results("logs/treat-sqlite-prealloc-tables.log"),
+    localrule: True
     params:
         python=PYTHON,
         runs=lambda w: run_labels(

@@ -69,6 +69,7 @@ rule user_latency_aging_trace:
         workloads("logs/user-latency-aging-{state}.log"),
     wildcard_constraints:
         state=UL_STATES,
+    localrule: True
     params:
         python=PYTHON,
         seed=config["seed"],
@@ -126,6 +127,7 @@ rule user_latency_free_space:
         platform_runs("user-latency/aged/free-space.csv"),
     log:
         platform_runs("logs/user-latency-free-space.log"),
+    localrule: True
     params:
         python=PYTHON,
         states=lambda w, input: " ".join(
@@ -150,6 +152,7 @@ rule user_latency_install_traces:
         directory(workloads("user-latency/install")),
     log:
         workloads("logs/user-latency-install-traces.log"),
+    localrule: True
     params:
         python=PYTHON,
         seed=config["seed"],
@@ -168,6 +171,7 @@ rule user_latency_tile_db:
         workloads("user-latency/tiles/mirth_cache.db"),
     log:
         workloads("logs/user-latency-tile-db.log"),
+    localrule: True
     params:
         python=PYTHON,
         seed=config["seed"],
@@ -218,6 +222,7 @@ rule user_latency_table:
         free_space=results("user-latency/free-space.csv"),
     log:
         results("logs/user-latency-table.log"),
+    localrule: True
     params:
         python=PYTHON,
         runs=lambda w: " ".join(

@@ -18,6 +18,7 @@ rule figure_stamp:
         results("figure-stamp.json"),
     log:
         results("logs/figure-stamp.log"),
+    localrule: True
     params:
         python=PYTHON,
         config=lambda w: json.dumps(
@@ -51,6 +52,7 @@ rule figure:
         results("logs/figure-{stem}.log"),
     wildcard_constraints:
         stem="|".join(FIGURE_REGISTRY),
+    localrule: True
     params:
         python=PYTHON,
         caption=lambda w: FIGURE_REGISTRY[w.stem]["caption"],

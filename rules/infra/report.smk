@@ -14,6 +14,7 @@ rule claims:
         csv=results("claims.csv"),
     log:
         results("logs/claims.log"),
+    localrule: True
     params:
         python=PYTHON,
         platform=lambda w: device_profile(w.device)["platform"]["type"],
@@ -38,6 +39,7 @@ rule check:
         results("logs/check-{check}.log"),
     wildcard_constraints:
         check="|".join(CHECKS),
+    localrule: True
     params:
         python=PYTHON,
         run=lambda w: RESULTS.format(device=w.device, scale=w.scale),
@@ -63,6 +65,7 @@ rule provenance:
         report(results("provenance.json"), category="Provenance"),
     log:
         results("logs/provenance.log"),
+    localrule: True
     params:
         python=PYTHON,
         config=lambda w: json.dumps({**config, "device": w.device, "scale": w.scale}),
@@ -106,6 +109,7 @@ rule claims_chart:
         results("benchmarks/claims_chart-{paper}.tsv")
     wildcard_constraints:
         paper="|".join(CHART_PAPERS),
+    localrule: True
     params:
         python=PYTHON,
     shell:
@@ -140,6 +144,7 @@ rule report_html:
         results("logs/report-html.log"),
     benchmark:
         results("benchmarks/report_html.tsv")
+    localrule: True
     params:
         python=PYTHON,
         charts=lambda w, input: " ".join(f"--chart {path}" for path in input.charts),
