@@ -163,6 +163,11 @@ use rule guest_job as ars_eval_sqlite with:
     wildcard_constraints:
         scheme=ARS_SCHEMES,
         rep=r"\d+",
+    # Its guests keep four fifths of a host core busy (QEMU's CPU): three at once on two
+    # cores finish the most runs per minute, a fifth more than two (docs/measurements.md,
+    # "Where a guest's time goes, and three guests on two cores").
+    resources:
+        **guest_resources(busy_percent=66),
     params:
         **guest_job_args(
             "{wildcards.scheme} {fill} {sizes} $(realpath {input.traces}) {seed}",

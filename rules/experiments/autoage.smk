@@ -50,10 +50,7 @@ use rule guest_job as autoage_replay with:
         fs="ext4|f2fs",
     priority: LONG_CHAIN
     resources:
-        mem_mb=guest_mem_mb,
-        adb_jobs=guest_adb_jobs,
-        host_load=guest_host_load,
-        runtime=autoage_runtime_min,
+        **guest_resources(runtime=autoage_runtime_min),
     params:
         **guest_job_args(
             "{wildcards.fs} {mkfs} $(realpath {input.traces}) {seed}",

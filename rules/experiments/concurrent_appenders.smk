@@ -31,6 +31,11 @@ use rule guest_job as concurrent_appenders with:
         fs="ext4|f2fs",
         writers=r"\d+",
         rep=r"\d+",
+    # Its guests sleep in fsync round trips of a few small appends: half a host core
+    # each, two to a core (docs/measurements.md, "One busy guest per core, the greedy job
+    # selector, long chains first").
+    resources:
+        **guest_resources(busy_percent=50),
     params:
         **guest_job_args(
             "{wildcards.fs} {mkfs} {wildcards.writers} {record} {file}",

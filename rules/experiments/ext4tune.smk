@@ -92,6 +92,11 @@ use rule guest_job as ext4tune_bench with:
     wildcard_constraints:
         config="|".join(EXT4TUNE["configurations"]),
         rep=r"\d+",
+    # Its guests idle in IOzone's and filebench's fixed sleeps (QEMU's CPU: 58 % of a host
+    # core): three at once on two cores finish the most runs per minute, a fifth more than
+    # two (docs/measurements.md, "Where a guest's time goes, and three guests on two cores").
+    resources:
+        **guest_resources(busy_percent=66),
     params:
         **guest_job_args(
             "{mkfs} {mount} $(realpath {input.trace}) {seed} {sizes}"

@@ -122,6 +122,11 @@ use rule guest_job as treat_prealloc with:
         level="low|moderate|high|full",
         threads=r"\d+",
         kib=r"\d+",
+    # Its guests sleep in fsync round trips of a few small appends: half a host core
+    # each, two to a core (docs/measurements.md, "One busy guest per core, the greedy job
+    # selector, long chains first").
+    resources:
+        **guest_resources(busy_percent=50),
     params:
         **guest_job_args(
             "{fs} {wildcards.threads} {record} {file} {unit}",
@@ -155,6 +160,11 @@ use rule guest_job as treat_e4defrag with:
     wildcard_constraints:
         level="low|moderate|high|full",
         threads=r"\d+",
+    # Its guests sleep in fsync round trips of a few small appends: half a host core
+    # each, two to a core (docs/measurements.md, "One busy guest per core, the greedy job
+    # selector, long chains first").
+    resources:
+        **guest_resources(busy_percent=50),
     params:
         **guest_job_args(
             "{fs} {wildcards.threads} {record} {file} 0 defrag",
