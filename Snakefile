@@ -6,17 +6,32 @@
 import sys
 from pathlib import Path
 
-from snakemake.utils import min_version, validate
+from snakemake.utils import min_version
 
 min_version("9.0")
 
 sys.path.insert(0, workflow.basedir)
 
+from mobifrag.workflow.study_config import ConfigError, load_config
+
 
 configfile: "config/config.yaml"
 
 
-validate(config, "config/schema.yaml")
+# The experiments' own config files (config/experiments/) join config.yaml and the
+# whole is checked against the schema and theirs, the command line's --config and
+# --configfile values on top: mobifrag/workflow/study_config.py, which every other
+# reader of the config uses too.
+try:
+    config.update(
+        load_config(
+            Path(workflow.basedir, "config/config.yaml"),
+            overrides=workflow.config_settings.overwrite_config,
+            schema_file=Path(workflow.basedir, "config/schema.yaml"),
+        )
+    )
+except ConfigError as error:
+    raise WorkflowError(f"Error validating config file.\n{error}") from None
 
 
 include: "rules/common/paths.smk"

@@ -19,6 +19,7 @@ from mobifrag.report.claims import (
     measure_outcome,
 )
 from mobifrag.report.verdict import Band, BandError, band, bootstrap_interval, judge
+from mobifrag.workflow.study_config import load_config
 
 
 @pytest.mark.parametrize(
@@ -547,7 +548,7 @@ def written_columns() -> dict[str, tuple[str, ...]]:
     from mobifrag.workloads.ars_selection.tables import TABLE1_COLUMNS, TABLE2_COLUMNS
     from mobifrag.workloads.mobibench_import import STATS_COLUMNS
 
-    config = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
+    config = load_config()
     quick = config["scales"]["quick"]["treat"]
 
     def labels(runs: dict[str, str]) -> tuple[str, ...]:

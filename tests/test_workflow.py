@@ -17,11 +17,12 @@ from conftest import (
     snakemake,
     write_snapshot,
 )
+from mobifrag.workflow.study_config import load_config
 
 
 def test_dry_run_shows_the_chain(tmp_path):
     # A fresh results folder (another scale name) so every experiment is planned.
-    config = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
+    config = load_config()
     # The scan with a repetition count of its own (repetitions_of), the rest the scale's.
     config["scales"]["dryrun"] = {**config["scales"]["test"], "repetitions_of": {"scan": 3}}
     override = tmp_path / "config.yaml"
@@ -85,7 +86,7 @@ def test_unknown_scale_is_named():
 
 
 def test_missing_kernel_source_is_one_line(tmp_path):
-    config = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
+    config = load_config()
     config["kernel"]["source"] = str(tmp_path / "linux-source-6.1.tar.xz")
     override = tmp_path / "config.yaml"
     override.write_text(yaml.safe_dump(config))
@@ -114,7 +115,7 @@ def test_the_measured_writers_get_the_phones_cores_and_the_aging_does_not():
 
 
 def test_a_bad_vcpu_count_in_the_config_is_named(tmp_path):
-    config = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
+    config = load_config()
     config["guest_cpus"]["treat"] = 16
     override = tmp_path / "config.yaml"
     override.write_text(yaml.safe_dump(config))
@@ -217,7 +218,7 @@ def test_figure_over_a_broken_table_names_the_rule_and_file(tmp_path, emulator_k
     import shutil
 
     scale = "brokentable"
-    config = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
+    config = load_config()
     config["scales"][scale] = config["scales"]["test"]
     override = tmp_path / "config.yaml"
     override.write_text(yaml.safe_dump(config))

@@ -9,6 +9,8 @@ config/claims.lock holds, per claim, a hash of each part that decides its verdic
 claim's own deciding fields (kind, basis, paper value, band, measure, regime), every
 config key and scale preset its experiment reads (mobifrag/report/claim_inputs.py), the
 files those keys name, and the default device profile; and a hash of each history entry.
+The config is read as mobifrag/workflow/study_config.py merges it: a key's value counts,
+not the file under config/ that holds it, so moving a key changes no part.
 A part may change only together with a new history entry (dated, naming the change, the
 value the last run had measured and why); history entries are never removed or
 reworded. `check` also fails when the lock is not the one `write` would record, so
@@ -35,9 +37,9 @@ from mobifrag import REPO
 from mobifrag.report.claim_inputs import InputsError, claim_parts
 from mobifrag.report.claims import ClaimsError, load_claims_file
 from mobifrag.workflow.claim_tables import LOADER
+from mobifrag.workflow.study_config import CONFIG, ConfigError, load_config
 
 CLAIMS = REPO / "config" / "claims.yaml"
-CONFIG = REPO / "config" / "config.yaml"
 LOCK = REPO / "config" / "claims.lock"
 
 HEADER = """\
@@ -83,7 +85,10 @@ def current_state(inputs: Inputs) -> dict[str, dict]:
         claims_file = load_claims_file(inputs.claims)
     except ClaimsError as error:
         raise LockError(str(error)) from None
-    config = read_yaml(inputs.config)
+    try:
+        config = load_config(inputs.config)
+    except ConfigError as error:
+        raise LockError(str(error)) from None
     state = {}
     for claim in claims_file["claims"]:
         try:

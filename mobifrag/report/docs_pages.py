@@ -386,7 +386,7 @@ def pages(
     except reference.ReferenceError as error:
         raise ClaimsError(str(error)) from None
     ae_sources = (
-        f"{sources}, `docs/reference/`, `devices/`, `config/config.yaml`, "
+        f"{sources}, `docs/reference/`, `devices/`, `config/config.yaml`, `config/experiments/`, "
         "`bootstrap/debian-packages.txt`, `requirements.lock` and `mobifrag/release.py`"
     )
     return {

@@ -1,9 +1,9 @@
 # Ext4 tuning for Android-based smartphones (seed 004, §4): every configuration of
 # `ext4tune.configurations` is a fresh ext4 aged by one create/delete trace and
 # benchmarked in the guest (jobs/ext4tune-bench.sh); the tables normalize to `default`.
-# Parameters: `ext4tune` and each scale's `ext4tune` in config/config.yaml. Paths
-# under ext4tune/ of the workloads (aging.iotrace), of the platform's runs (runs/) and of
-# results/{device}/{scale}/ (the tables):
+# Parameters: `ext4tune` and each scale's `ext4tune` in config/experiments/ext4tune.yaml.
+# Paths under ext4tune/ of the workloads (aging.iotrace), of the platform's runs (runs/)
+# and of results/{device}/{scale}/ (the tables):
 #   aging.iotrace               256 KB files created and deleted to half full (§4.1)
 #   runs/{config}/              one configuration's aged file system and benchmarks
 #                               (each run traced: blktrace/iozone-<test>/ for IOzone's

@@ -1,6 +1,6 @@
 # User-perceived latencies (TMC §5.2, Figs. 10–12): app launch, app install and SQLite
 # queries on three aged states. Parameters: `user_latency` and each scale's
-# `user_latency` in config/config.yaml. Paths under results/workloads/{scale}/user-latency/ (traces,
+# `user_latency` in config/experiments/user_latency.yaml. Paths under results/workloads/{scale}/user-latency/ (traces,
 # tiles), results/platform/{platform}/{scale}/user-latency/ (aged images, runs) and
 # results/{device}/{scale}/user-latency/ (the table):
 #   aging/{state}.iotrace, aged/{state}/        the No / Moderate / Severe images (kept

@@ -68,7 +68,10 @@ rule provenance:
     localrule: True
     params:
         python=PYTHON,
-        config=lambda w: json.dumps({**config, "device": w.device, "scale": w.scale}),
+        # keys sorted: the record does not change with the file a key is kept in
+        config=lambda w: json.dumps(
+            {**config, "device": w.device, "scale": w.scale}, sort_keys=True
+        ),
         own_kernel=lambda w: json.dumps(
             {
                 "built": False,
