@@ -51,6 +51,18 @@ def test_a_key_moved_to_another_config_file_changes_no_part(copy):
     assert claims_lock.current_state(copy) == before
 
 
+def test_a_claim_kept_in_an_experiments_file_gets_its_history_there(tmp_path):
+    shared = tmp_path / "claims.yaml"
+    shared.write_text("claims:\n  - id: tmc-one\n")
+    own = tmp_path / EXPERIMENTS / "example.claims.yaml"
+    own.parent.mkdir()
+    own.write_text("claims:\n  - id: example-one\n")
+    assert claims_lock.file_holding(shared, "example-one") == own
+    assert claims_lock.file_holding(shared, "tmc-one") == shared
+    with pytest.raises(LockError, match="no claim example-two"):
+        claims_lock.file_holding(shared, "example-two")
+
+
 def test_a_band_changed_without_history_is_refused(copy):
     replace(copy.claims, "reproduced_if: {between: [3, 7]}", "reproduced_if: {between: [2, 7]}")
     found = problems(copy, strict=False)

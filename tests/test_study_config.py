@@ -12,7 +12,6 @@ import yaml
 from conftest import REPO
 from mobifrag.workflow.study_config import (
     EXPERIMENTS,
-    FRAGMENT_SUFFIX,
     ConfigError,
     experiment_files,
     load_config,
@@ -36,7 +35,7 @@ def load(folder, overrides=None):
 def test_each_experiments_file_has_its_schema_fragment_and_sets_its_own_key():
     files = experiment_files()
     assert files, "no config/experiments/<experiment>.yaml"
-    assert [p.name.removesuffix(FRAGMENT_SUFFIX) for p in schema_fragments()] == [
+    assert [p.name.removesuffix(".schema.yaml") for p in schema_fragments()] == [
         p.stem for p in files
     ]
     config = load_config()

@@ -17,6 +17,7 @@ from conftest import (
     snakemake,
     write_snapshot,
 )
+from mobifrag.workflow.figure_registry import read_registry
 from mobifrag.workflow.study_config import load_config
 
 
@@ -37,7 +38,7 @@ def test_dry_run_shows_the_chain(tmp_path):
     assert jobs["scan_run"] == 3 * len(config["scan"]["filesystems"])
     assert jobs["dispersed_run"] == repetitions * len(config["dispersed"]["filesystems"])
     assert jobs["concurrent_appenders_tables"] == 1
-    assert jobs["figure"] == len(yaml.safe_load((REPO / "paper-figures/registry.yaml").read_text()))
+    assert jobs["figure"] == len(read_registry())
 
 
 # Conda-forge has no qemu-system, f2fs-tools or blktrace, so rules carry no conda/container

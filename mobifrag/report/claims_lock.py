@@ -36,7 +36,7 @@ import yaml
 from mobifrag import REPO
 from mobifrag.report.claim_inputs import InputsError, claim_parts
 from mobifrag.report.claims import ClaimsError, load_claims_file
-from mobifrag.workflow.claim_tables import LOADER
+from mobifrag.workflow.claim_tables import LOADER, claims_files
 from mobifrag.workflow.study_config import CONFIG, ConfigError, load_config
 
 CLAIMS = REPO / "config" / "claims.yaml"
@@ -102,7 +102,7 @@ def current_state(inputs: Inputs) -> dict[str, dict]:
 
 
 def retired_ids(inputs: Inputs) -> set[str]:
-    return {entry["id"] for entry in read_yaml(inputs.claims).get("retired", [])}
+    return {entry["id"] for entry in load_claims_file(inputs.claims).get("retired", [])}
 
 
 def read_lock(path: Path) -> dict[str, dict]:
@@ -116,7 +116,7 @@ def read_lock(path: Path) -> dict[str, dict]:
 
 
 def history_entries(inputs: Inputs) -> dict[str, list[dict]]:
-    return {c["id"]: c.get("history", []) for c in read_yaml(inputs.claims)["claims"]}
+    return {c["id"]: c.get("history", []) for c in load_claims_file(inputs.claims)["claims"]}
 
 
 def changed_parts(locked: dict, now: dict) -> list[str]:
@@ -225,6 +225,14 @@ def claim_block(lines: list[str], claim_id: str) -> tuple[int, int]:
     return start, end
 
 
+def file_holding(claims: Path, claim_id: str) -> Path:
+    """The file that holds a claim: the claims file or an experiment's claims beside it."""
+    for path in claims_files(claims):
+        if f"  - id: {claim_id}" in path.read_text().split("\n"):
+            return path
+    raise LockError(f"{claims}: no claim {claim_id} in it or its experiments' claims")
+
+
 def append_entry(path: Path, claim_id: str, entry: list[str]) -> None:
     lines = path.read_text().split("\n")
     start, end = claim_block(lines, claim_id)
@@ -247,7 +255,8 @@ def note(inputs: Inputs, ids: list[str], change: str, reason: str, measured: dic
         last = measured.get(claim_id) or measured.get("*")
         if not last:
             raise LockError(f"no last measured value for {claim_id}")
-        append_entry(inputs.claims, claim_id, entry_lines(date, change, reason, last))
+        holder = file_holding(inputs.claims, claim_id)
+        append_entry(holder, claim_id, entry_lines(date, change, reason, last))
     load_claims_file(inputs.claims)
     return ids
 

@@ -31,14 +31,13 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-import yaml
-
 from mobifrag.report import job_times, reasons, reference
 from mobifrag.report.claims import load_checks, load_claims
 from mobifrag.report.provenance import figure_stamp
 from mobifrag.report.verdict import VERDICTS
 from mobifrag.workflow.atomic import write_lines_atomic
 from mobifrag.workflow.claim_tables import measure_tables
+from mobifrag.workflow.figure_registry import read_registry
 
 # A table the claims read is embedded in the page (a data URI to download) up to this
 # size, and the tables together up to the second, so the page stays quick to open and to
@@ -480,7 +479,7 @@ def render(
     rows = read_claims_csv(claims_csv)
     claims = {claim["id"]: claim for claim in load_claims(claims_file)}
     checks = load_checks(claims_file)
-    registry = yaml.safe_load(registry_file.read_text()) or {}
+    registry = read_registry(registry_file)
     record = json.loads(provenance.read_text())
     ref = load_reference(reference_file)
     if isinstance(charts, Path):

@@ -23,10 +23,12 @@ from mobifrag import REPO
 
 CONFIG = REPO / "config" / "config.yaml"
 SCHEMA = REPO / "config" / "schema.yaml"
-# Each experiment's config and schema fragment, in this folder beside config.yaml (and
-# beside schema.yaml).
+# Each experiment's own files, in this folder beside config.yaml: <experiment>.yaml (its
+# config) and <experiment>.<kind>.yaml, what it adds to a shared file of that kind
+# (schema: config/schema.yaml; claims: config/claims.yaml; figures:
+# paper-figures/registry.yaml).
 EXPERIMENTS = "experiments"
-FRAGMENT_SUFFIX = ".schema.yaml"
+EXPERIMENTS_DIR = REPO / "config" / EXPERIMENTS
 LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
@@ -48,12 +50,17 @@ def read_mapping(path: Path) -> dict:
 def experiment_files(config_file: Path = CONFIG) -> list[Path]:
     """The experiments' config files beside config_file, by name."""
     folder = Path(config_file).parent / EXPERIMENTS
-    return sorted(p for p in folder.glob("*.yaml") if not p.name.endswith(FRAGMENT_SUFFIX))
+    return sorted(p for p in folder.glob("*.yaml") if p.suffixes == [".yaml"])
+
+
+def declarations(kind: str, folder: Path = EXPERIMENTS_DIR) -> list[Path]:
+    """Each experiment's <experiment>.<kind>.yaml in folder, by name."""
+    return sorted(Path(folder).glob(f"*.{kind}.yaml"))
 
 
 def schema_fragments(schema_file: Path = SCHEMA) -> list[Path]:
     """The experiments' schema fragments beside schema_file, by name."""
-    return sorted((Path(schema_file).parent / EXPERIMENTS).glob(f"*{FRAGMENT_SUFFIX}"))
+    return declarations("schema", Path(schema_file).parent / EXPERIMENTS)
 
 
 def merged(base: Mapping, top: Mapping) -> dict:

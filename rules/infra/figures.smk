@@ -36,6 +36,7 @@ rule figure:
         theme="paper-figures/theme.R",
         stamp=results("figure-stamp.json"),
         claims="config/claims.yaml",
+        experiment_claims=EXPERIMENT_CLAIMS,
         tables=figure_tables,
         claim_tables=figure_claim_tables,
         code=python_sources("mobifrag.report.provenance")

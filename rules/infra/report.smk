@@ -6,6 +6,7 @@
 rule claims:
     input:
         claims="config/claims.yaml",
+        experiment_claims=EXPERIMENT_CLAIMS,
         schema="config/claims.schema.yaml",
         tables=claim_tables,
         code=python_sources("mobifrag.report.claims"),
@@ -29,6 +30,7 @@ rule claims:
 rule check:
     input:
         claims="config/claims.yaml",
+        experiment_claims=EXPERIMENT_CLAIMS,
         schema="config/claims.schema.yaml",
         tables=check_tables,
         code=python_sources("mobifrag.report.claims"),
@@ -131,12 +133,14 @@ rule report_html:
     input:
         claims=results("claims.csv"),
         claims_file="config/claims.yaml",
+        experiment_claims=EXPERIMENT_CLAIMS,
         provenance=results("provenance.json"),
         charts=expand(
             results("claims-chart-{paper}.png"), paper=CHART_PAPERS, allow_missing=True
         ),
         reference=reference_verdicts,
         registry="paper-figures/registry.yaml",
+        experiment_figures=EXPERIMENT_FIGURES,
         figures=lambda w: [
             path for path in study_figures(w.device, w.scale) if path.endswith(".png")
         ],
