@@ -18,7 +18,8 @@ from pathlib import Path
 
 import yaml
 
-from mobifrag.workflow.claim_tables import LOADER, measure_tables
+from mobifrag.workflow.claim_tables import measure_tables
+from mobifrag.workflow.yaml_file import LOADER
 
 # The claim's own fields that decide its verdict (prose, figure and history do not).
 DECIDING_FIELDS = (

@@ -36,8 +36,9 @@ import yaml
 from mobifrag import REPO
 from mobifrag.report.claim_inputs import InputsError, claim_parts
 from mobifrag.report.claims import ClaimsError, load_claims_file
-from mobifrag.workflow.claim_tables import LOADER, claims_files
+from mobifrag.workflow.claim_tables import claims_files
 from mobifrag.workflow.study_config import CONFIG, ConfigError, load_config
+from mobifrag.workflow.yaml_file import read_mapping
 
 CLAIMS = REPO / "config" / "claims.yaml"
 LOCK = REPO / "config" / "claims.lock"
@@ -69,16 +70,6 @@ def digest(value) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-def read_yaml(path: Path) -> dict:
-    try:
-        data = yaml.load(path.read_text(), Loader=LOADER)
-    except (OSError, yaml.YAMLError) as error:
-        raise LockError(f"{path}: {error}") from None
-    if not isinstance(data, dict):
-        raise LockError(f"{path}: not a mapping")
-    return data
-
-
 def current_state(inputs: Inputs) -> dict[str, dict]:
     """Claim id → {parts: {name: hash}, history: [hash, ...]} of the files as they are."""
     try:
@@ -108,7 +99,7 @@ def retired_ids(inputs: Inputs) -> set[str]:
 def read_lock(path: Path) -> dict[str, dict]:
     if not path.is_file():
         raise LockError(f"{path}: no lock; record one with `make lock`")
-    data = read_yaml(path)
+    data = read_mapping(path, LockError)
     claims = data.get("claims")
     if not isinstance(claims, dict):
         raise LockError(f"{path}: no `claims` mapping")

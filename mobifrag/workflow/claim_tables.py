@@ -19,11 +19,9 @@ import yaml
 
 from mobifrag import REPO
 from mobifrag.workflow.study_config import EXPERIMENTS, declarations
+from mobifrag.workflow.yaml_file import read_mapping
 
 SCHEMA = REPO / "config" / "claims.schema.yaml"
-# libyaml's safe loader where PyYAML has it: the claims file is read by every report
-# and by the lock, and the pure-Python parser takes seconds on it.
-LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 # The papers, by claim-id prefix, in the order the reports list them (a claims chart
 # each, rules/infra/report.smk).
 PAPERS = {"tmc": "TMC", "janusd": "janusd", "ars": "ARS", "ext4tune": "Ext4 tuning"}
@@ -34,16 +32,6 @@ EVIDENCE = "evidence"
 
 class ClaimsError(ValueError):
     """A claims file or result table that cannot be used; the message names it."""
-
-
-def read_yaml(path: Path) -> dict:
-    try:
-        data = yaml.load(Path(path).read_text(), Loader=LOADER)
-    except (OSError, yaml.YAMLError) as error:
-        raise ClaimsError(f"{path}: {error}") from None
-    if not isinstance(data, dict):
-        raise ClaimsError(f"{path}: not a mapping")
-    return data
 
 
 def claims_files(path: Path) -> list[Path]:
@@ -69,9 +57,9 @@ def with_experiment_claims(data: dict, own: dict, path: Path) -> dict:
 def read_claims_file(path: Path) -> dict:
     """The claims file with each experiment's claims added, as its schema allows it,
     each claim id once."""
-    data = read_yaml(path)
+    data = read_mapping(path, ClaimsError)
     for own in claims_files(path)[1:]:
-        data = with_experiment_claims(data, read_yaml(own), own)
+        data = with_experiment_claims(data, read_mapping(own, ClaimsError), own)
     schema = yaml.safe_load(SCHEMA.read_text())
     errors = list(jsonschema.Draft202012Validator(schema).iter_errors(data))
     if errors:

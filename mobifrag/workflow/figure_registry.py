@@ -8,27 +8,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import yaml
-
 from mobifrag import REPO
 from mobifrag.workflow.study_config import EXPERIMENTS_DIR, declarations
+from mobifrag.workflow.yaml_file import read_mapping
 
 REGISTRY = REPO / "paper-figures" / "registry.yaml"
-LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 class RegistryError(ValueError):
     """A registry file that cannot be read, or a stem registered twice."""
-
-
-def read_entries(path: Path) -> dict:
-    try:
-        data = yaml.load(Path(path).read_text(), Loader=LOADER) or {}
-    except (OSError, yaml.YAMLError) as error:
-        raise RegistryError(f"{path}: {error}") from None
-    if not isinstance(data, dict):
-        raise RegistryError(f"{path}: not a mapping of figure stems")
-    return data
 
 
 def figures_files(folder: Path = EXPERIMENTS_DIR) -> list[Path]:
@@ -38,9 +26,9 @@ def figures_files(folder: Path = EXPERIMENTS_DIR) -> list[Path]:
 
 def read_registry(path: Path = REGISTRY, folder: Path = EXPERIMENTS_DIR) -> dict:
     """Stem → {tables, caption}: the registry's figures, then each experiment's."""
-    registry = read_entries(path)
+    registry = read_mapping(path, RegistryError)
     for own in figures_files(folder):
-        entries = read_entries(own)
+        entries = read_mapping(own, RegistryError)
         twice = sorted(set(entries) & set(registry))
         if twice:
             raise RegistryError(f"{own}: {', '.join(twice)} already registered")

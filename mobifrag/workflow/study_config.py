@@ -17,9 +17,9 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 import jsonschema
-import yaml
 
 from mobifrag import REPO
+from mobifrag.workflow.yaml_file import read_mapping
 
 CONFIG = REPO / "config" / "config.yaml"
 SCHEMA = REPO / "config" / "schema.yaml"
@@ -29,22 +29,11 @@ SCHEMA = REPO / "config" / "schema.yaml"
 # paper-figures/registry.yaml).
 EXPERIMENTS = "experiments"
 EXPERIMENTS_DIR = REPO / "config" / EXPERIMENTS
-LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 class ConfigError(ValueError):
     """A config file that cannot be read or merged, or a config that does not fit its
     schema; the message names the file or the key."""
-
-
-def read_mapping(path: Path) -> dict:
-    try:
-        data = yaml.load(Path(path).read_text(), Loader=LOADER)
-    except (OSError, yaml.YAMLError) as error:
-        raise ConfigError(f"{path}: {error}") from None
-    if not isinstance(data, dict):
-        raise ConfigError(f"{path}: not a mapping")
-    return data
 
 
 def experiment_files(config_file: Path = CONFIG) -> list[Path]:
@@ -105,9 +94,9 @@ def extended(schema: Mapping, fragment: Mapping) -> dict:
 def merged_files(config_file: Path = CONFIG) -> dict:
     """config_file with each experiment's file merged in. An experiment's file may set
     only keys no file before it set, so every key has one place."""
-    config = read_mapping(config_file)
+    config = read_mapping(config_file, ConfigError)
     for path in experiment_files(config_file):
-        addition = read_mapping(path)
+        addition = read_mapping(path, ConfigError)
         clash = sorted(shared_keys(config, addition))
         if clash:
             raise ConfigError(
@@ -120,9 +109,9 @@ def merged_files(config_file: Path = CONFIG) -> dict:
 
 def load_schema(schema_file: Path = SCHEMA) -> dict:
     """config/schema.yaml with each experiment's fragment added."""
-    schema = read_mapping(schema_file)
+    schema = read_mapping(schema_file, ConfigError)
     for path in schema_fragments(schema_file):
-        schema = extended(schema, read_mapping(path))
+        schema = extended(schema, read_mapping(path, ConfigError))
     return schema
 
 
