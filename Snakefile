@@ -4,18 +4,34 @@
 # → figures → claims and report; mobifrag/workflow/stages.py defines the layout, docs/methods.md
 # describes each stage.
 import sys
+from pathlib import Path
 
-from snakemake.utils import min_version, validate
+from snakemake.utils import min_version
 
 min_version("9.0")
 
 sys.path.insert(0, workflow.basedir)
 
+from mobifrag.workflow.study_config import ConfigError, load_config
+
 
 configfile: "config/config.yaml"
 
 
-validate(config, "config/schema.yaml")
+# The experiments' own config files (config/experiments/) join config.yaml and the
+# whole is checked against the schema and theirs, the command line's --config and
+# --configfile values on top: mobifrag/workflow/study_config.py, which every other
+# reader of the config uses too.
+try:
+    config.update(
+        load_config(
+            Path(workflow.basedir, "config/config.yaml"),
+            overrides=workflow.config_settings.overwrite_config,
+            schema_file=Path(workflow.basedir, "config/schema.yaml"),
+        )
+    )
+except ConfigError as error:
+    raise WorkflowError(f"Error validating config file.\n{error}") from None
 
 
 include: "rules/common/paths.smk"
@@ -23,27 +39,24 @@ include: "rules/common/devices.smk"
 include: "rules/common/guest.smk"
 include: "rules/common/runs.smk"
 include: "rules/common/outputs.smk"
-include: "rules/common/local.smk"
 include: "rules/infra/guest.smk"
 include: "rules/infra/device.smk"
 include: "rules/infra/kernel.smk"
 include: "rules/infra/platform.smk"
-include: "rules/infra/model.smk"
 include: "rules/infra/filebench.smk"
 include: "rules/infra/iozone.smk"
-include: "rules/experiments/concurrent_appenders.smk"
-include: "rules/experiments/autoage.smk"
-include: "rules/experiments/filldelete.smk"
-include: "rules/experiments/capacity.smk"
-include: "rules/experiments/scan.smk"
-include: "rules/experiments/dispersed.smk"
-include: "rules/experiments/user_latency.smk"
-include: "rules/experiments/treat.smk"
-include: "rules/experiments/janusd.smk"
-include: "rules/experiments/ars.smk"
-include: "rules/experiments/ars_selection.smk"
-include: "rules/experiments/ars_eval.smk"
-include: "rules/experiments/ext4tune.smk"
+
+
+# Every experiment's file (its helpers and rules), by name; the stages after them read
+# what the experiments declare (the runs whose phases rule ftl_replay_run models).
+for experiment_file in sorted(
+    Path(workflow.basedir, "rules/experiments").glob("*.smk")
+):
+
+    include: str(experiment_file.relative_to(workflow.basedir))
+
+
+include: "rules/infra/model.smk"
 include: "rules/infra/flashsim.smk"
 include: "rules/infra/figures.smk"
 include: "rules/infra/report.smk"

@@ -5,7 +5,7 @@
 # with user.ars and the app's traces (TRACES/<app>/traces/*.iotrace) are replayed with
 # the same list as --mark-list. The traces are Mobibench's real ones, imported; config
 # ars_eval.apps_traces picks the list: their written-many files, or the ARS selection's
-# decision-tree list learned from the same traces (rules/common/runs.smk). Each app
+# decision-tree list learned from the same traces (rules/experiments/ars_eval.smk). Each app
 # starts from the state as aged: the app before it is deleted (and a sync lets F2FS free
 # its sections), so every app meets the state's utilization, which at Moderate must be
 # below ars_reserve_util (ARS §V.B: the benchmark "fills file system up to 70% for

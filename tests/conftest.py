@@ -125,11 +125,10 @@ def snakemake(*args, check=True, cores=2):
 @pytest.fixture(scope="session")
 def emulator_kernel():
     """The emulator kernel of the default config, built through the workflow if needed."""
-    import yaml
-
     from mobifrag.platform.kernel import kernel_dir
+    from mobifrag.workflow.study_config import load_config
 
-    config = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
+    config = load_config()
     image = (
         kernel_dir(Path(config["kernel"]["source"]), REPO / config["kernel"]["series"], "emulator")
         / "bzImage"
@@ -157,13 +156,12 @@ def planned_jobs(output: str) -> dict[str, int]:
 
 def emulator_platform_run(scale: str, device: str = "emulator-emmc") -> Path:
     """The platform-run folder (mobifrag/workflow/stages.py) of a device's emulator at a scale."""
-    import yaml
-
     from mobifrag.platform.kernel import kernel_dir
     from mobifrag.workflow.profiles import load_device
     from mobifrag.workflow.stages import PLATFORM_RUNS, platform_key
+    from mobifrag.workflow.study_config import load_config
 
-    config = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
+    config = load_config()
     platform = load_device(device)["platform"]
     kernel = kernel_dir(
         Path(config["kernel"]["source"]), REPO / config["kernel"]["series"], platform["kernel"]

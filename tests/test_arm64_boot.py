@@ -18,10 +18,10 @@ import time
 from pathlib import Path
 
 import pytest
-import yaml
 
 from conftest import REPO, snakemake
 from mobifrag.platform.kernel import kernel_dir
+from mobifrag.workflow.study_config import load_config
 
 pytestmark = [
     pytest.mark.arm64,
@@ -55,7 +55,7 @@ echo MOBIFRAG-END
 @pytest.fixture(scope="module")
 def arm64_build():
     """The hikey960 kernel Image, the aarch64 agent and busybox, built by the workflow."""
-    config = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
+    config = load_config()
     folder = kernel_dir(
         Path(config["kernel"]["source"]), REPO / config["kernel"]["series"], "hikey960"
     )

@@ -6,18 +6,18 @@ import re
 from pathlib import Path
 
 import pytest
-import yaml
 
 from conftest import REPO, FreshRun, emulator_platform_run
 from mobifrag.measure import f2fs_state
 from mobifrag.tables.ars_eval import main as tables
+from mobifrag.workflow.study_config import load_config
 
 pytestmark = pytest.mark.emulator
 
 RUN = str((emulator_platform_run("test") / "ars/eval/fragbench").relative_to(REPO))
 # each run's phase models (rule ftl_replay_run); the first repetition of each scheme
 MODELS = "results/emulator-emmc/test/ars/eval/fragbench/{scheme}/rep-1/model/phases.json"
-CONFIG = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
+CONFIG = load_config()
 FILES = CONFIG["ars_eval"]["reserved_files"]
 BOUNDS = [str(kib) for kib in CONFIG["ars_eval"]["free_space_kib"]]
 SCHEMES = ("f2fs", "ars")

@@ -15,7 +15,7 @@ from mobifrag.model import run_phases
 from mobifrag.tables import ars_eval
 from mobifrag.tables.ars_eval import MODELED_KINDS, main
 
-# How each job's reports name its phases (rules/common/runs.smk, RUN_PHASE_DEPTHS).
+# How each job's reports name its phases (rules/experiments/ars_eval.smk, RUN_PHASE_DEPTHS).
 DEPTHS = {
     "throughput": ["--fio", "{report}"],
     "create": ["--fio", "{report}"],

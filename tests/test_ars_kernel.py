@@ -4,14 +4,14 @@ F2FS file systems (ARS §IV.B–C; kernel-patches/README.md describes the patch)
 import csv
 
 import pytest
-import yaml
 
 from conftest import REPO, FreshRun, emulator_platform_run
+from mobifrag.workflow.study_config import load_config
 
 pytestmark = pytest.mark.emulator
 
 RUN = str((emulator_platform_run("test") / "ars/checks").relative_to(REPO))
-CONFIG = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
+CONFIG = load_config()
 FILE_MIB = CONFIG["scales"]["test"]["ars"]["file_mib"]
 SECTION_BLOCKS = 512  # one 2 MiB section of 4 KiB blocks (mkfs.f2fs defaults)
 SECTION_BYTES = SECTION_BLOCKS * 4096

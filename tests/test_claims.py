@@ -20,6 +20,7 @@ from mobifrag.report.claims import (
     measure_outcome,
 )
 from mobifrag.report.verdict import Band, BandError, band, bootstrap_interval, judge
+from mobifrag.workflow.study_config import load_config
 
 
 @pytest.mark.parametrize(
@@ -549,7 +550,7 @@ def test_make_help_names_every_target_and_a_wrong_check_lists_the_checks():
 
 def written_columns() -> dict[str, tuple[str, ...]]:
     """Result table (below results/<device>/<scale>/) → the columns its writer writes: the
-    run labels the rule gives it (rules/common/runs.smk, mobifrag/workflow/treat_runs.py),
+    run labels the rule gives it (rules/experiments/<x>.smk, mobifrag/workflow/treat_runs.py),
     then the writer's own columns."""
     from mobifrag.model import janusd_throughput
     from mobifrag.tables import (
@@ -567,7 +568,7 @@ def written_columns() -> dict[str, tuple[str, ...]]:
     from mobifrag.workloads.ars_selection.tables import TABLE1_COLUMNS, TABLE2_COLUMNS
     from mobifrag.workloads.mobibench_import import STATS_COLUMNS
 
-    config = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
+    config = load_config()
     quick = config["scales"]["quick"]["treat"]
 
     def labels(runs: dict[str, str]) -> tuple[str, ...]:
@@ -577,7 +578,7 @@ def written_columns() -> dict[str, tuple[str, ...]]:
     treated = treat.TREATMENT_COLUMNS
     sqlite_runs = treat_runs.sqlite_prealloc_runs("t", quick, lambda app: app)
     tables = {
-        # appender_runs, day_runs, filldelete_runs, capacity_runs (rules/common/runs.smk)
+        # appender_runs, day_runs, filldelete_runs, capacity_runs (rules/experiments/)
         "concurrent-appenders/dof.csv": ("fs", "writers", "rep") + dof,
         "autoage/ext4/dof.csv": ("day",) + dof,
         "autoage/ext4/levels.csv": ("day",) + fragments.LEVEL_COLUMNS,
@@ -594,7 +595,7 @@ def written_columns() -> dict[str, tuple[str, ...]]:
         ),
         "treat/journal/dof.csv": labels(treat_runs.journal_runs("t", quick)) + treated,
         "treat/sqlite-prealloc/summary.csv": labels(sqlite_runs) + treat.SUMMARY_COLUMNS,
-        # dof_lp_runs, recurring_runs, recurring_guest_runs (rules/common/runs.smk)
+        # dof_lp_runs, recurring_runs, recurring_guest_runs (rules/experiments/janusd.smk)
         "treat/janusd/dof-lp.csv": ("level", "threads") + janusd_tables.DOF_LP_COLUMNS,
         "janusd/recurring/copies.csv": ("interval_days",) + janusd_tables.RECURRING_COLUMNS,
         "janusd/recurring/launch.csv": ("interval_days",) + janusd_tables.LAUNCH_COLUMNS,

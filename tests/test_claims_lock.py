@@ -11,15 +11,17 @@ import yaml
 from mobifrag import REPO
 from mobifrag.report import claims_lock
 from mobifrag.report.claims_lock import Inputs, LockError, note, problems, write_lock
+from mobifrag.workflow.study_config import EXPERIMENTS
 
 CLAIM = "tmc-fig06-ext4-five-writers-fragment"
 
 
 @pytest.fixture
 def copy(tmp_path) -> Inputs:
-    """The claims file, config and lock copied aside, the lock recorded from them."""
+    """The claims file, config (with its experiments' files) and lock copied aside."""
     for name in ("claims.yaml", "config.yaml", "claims.lock"):
         shutil.copy(REPO / "config" / name, tmp_path / name)
+    shutil.copytree(REPO / "config" / EXPERIMENTS, tmp_path / EXPERIMENTS)
     inputs = Inputs(
         tmp_path / "claims.yaml", tmp_path / "config.yaml", tmp_path / "claims.lock", REPO
     )
@@ -35,6 +37,30 @@ def replace(path, old: str, new: str, count: int = 1) -> None:
 def test_committed_lock_records_the_claims_as_they_are():
     found = problems(Inputs(), strict=True)
     assert not found, "\n".join(found)
+
+
+def test_a_key_moved_to_another_config_file_changes_no_part(copy):
+    # The lock hashes the merged config's values: config/experiments/scan.yaml's defaults
+    # moved into config.yaml leave every claim's parts as they were.
+    before = claims_lock.current_state(copy)
+    own = copy.config.parent / EXPERIMENTS / "scan.yaml"
+    moved = yaml.safe_load(own.read_text())
+    scan = moved.pop("scan")
+    own.write_text(yaml.safe_dump(moved))
+    copy.config.write_text(copy.config.read_text() + yaml.safe_dump({"scan": scan}))
+    assert claims_lock.current_state(copy) == before
+
+
+def test_a_claim_kept_in_an_experiments_file_gets_its_history_there(tmp_path):
+    shared = tmp_path / "claims.yaml"
+    shared.write_text("claims:\n  - id: tmc-one\n")
+    own = tmp_path / EXPERIMENTS / "example.claims.yaml"
+    own.parent.mkdir()
+    own.write_text("claims:\n  - id: example-one\n")
+    assert claims_lock.file_holding(shared, "example-one") == own
+    assert claims_lock.file_holding(shared, "tmc-one") == shared
+    with pytest.raises(LockError, match="no claim example-two"):
+        claims_lock.file_holding(shared, "example-two")
 
 
 def test_a_band_changed_without_history_is_refused(copy):

@@ -4,7 +4,6 @@ import csv
 import json
 
 import pytest
-import yaml
 
 from conftest import (
     REPO,
@@ -16,6 +15,7 @@ from conftest import (
     snakemake,
 )
 from mobifrag.tables import dispersed as dispersed_table
+from mobifrag.workflow.study_config import load_config
 
 DISPERSED = REPO / "results/emulator-emmc/test/dispersed/ext4"
 FRESH_RUN = FreshRun(
@@ -219,7 +219,7 @@ def test_repetitions_draw_their_own_offsets(repetitions):
     # draws its random offsets from another.
     assert sorted(repetitions) == ["1", "2"]
     assert repetitions["1"].keys() == repetitions["2"].keys()
-    seed = yaml.safe_load((REPO / "config/config.yaml").read_text())["seed"]
+    seed = load_config()["seed"]
     runs = {rep: emulator_platform_run("test") / f"dispersed/ext4/rep-{rep}" for rep in "12"}
     assert fio_seed(runs["1"], "write-1") == str(seed)
     assert fio_seed(runs["2"], "write-1") == str(seed + 1)
@@ -230,7 +230,7 @@ def test_a_changed_seed_reruns_the_guest_jobs(repetitions):
     # The seed reaches the guest only through the job's arguments, which read the input
     # (guest_job_args): their values must still be compared with the last run's.
     target = str((DISPERSED / "dispersed.csv").relative_to(REPO))
-    seed = yaml.safe_load((REPO / "config/config.yaml").read_text())["seed"]
+    seed = load_config()["seed"]
     same = snakemake("-n", target, "--config", "scale=test")
     assert "dispersed_run" not in planned_jobs(same.stdout + same.stderr)
     changed = snakemake("-n", target, "--config", "scale=test", f"seed={seed + 100}")

@@ -12,9 +12,9 @@ import sys
 from pathlib import Path
 
 import pytest
-import yaml
 
 from conftest import REPO, FreshRun, emulator_platform_run
+from mobifrag.workflow.study_config import load_config
 
 pytestmark = pytest.mark.emulator
 
@@ -28,7 +28,7 @@ def first_run(name):
 
 # each run's phase models (rule ftl_replay_run); the first repetition of each configuration
 MODELS = "results/emulator-emmc/test/ext4tune/runs/{}/rep-1/model/phases.json"
-CONFIG_FILE = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
+CONFIG_FILE = load_config()
 CONFIG = CONFIG_FILE["ext4tune"]
 CONFIG_TEST = CONFIG_FILE["scales"]["test"]["ext4tune"]
 CONFIGS = ("default", "tuned")

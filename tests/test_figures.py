@@ -26,10 +26,11 @@ from conftest import REPO, local_env, planned_jobs, snakemake, snakemake_command
 from mobifrag.report import figure_reference, provenance
 from mobifrag.report.claims import load_claims
 from mobifrag.workflow.atomic import write_table
+from mobifrag.workflow.figure_registry import read_registry
 
 needs_r = pytest.mark.skipif(shutil.which("Rscript") is None, reason="needs R (make bootstrap)")
 
-REGISTRY = yaml.safe_load((REPO / "paper-figures" / "registry.yaml").read_text())
+REGISTRY = read_registry()
 CLAIMS = load_claims(REPO / "config" / "claims.yaml")
 # A stamp as long as a real one gets: a modified checkout, the longest device name.
 STAMP_RECORD = {

@@ -4,12 +4,12 @@ import subprocess
 import tarfile
 
 import pytest
-import yaml
 
 from conftest import REPO
 from mobifrag.platform.kernel import KernelInputError, kernel_key
+from mobifrag.workflow.study_config import load_config
 
-CONFIG = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
+CONFIG = load_config()
 SOURCE = REPO / CONFIG["kernel"]["source"]
 SERIES = REPO / CONFIG["kernel"]["series"]
 BUILD = REPO / "scripts" / "build-kernel.sh"

@@ -13,6 +13,7 @@ import yaml
 
 from conftest import BOARD_SERIAL, REPO, local_device_files, local_env, planned_jobs, snakemake
 from mobifrag.workflow.profiles import DEVICES, SCHEMA
+from mobifrag.workflow.study_config import load_config
 
 PROFILES = sorted(p.stem for p in DEVICES.glob("*.yaml") if p != SCHEMA)
 
@@ -42,7 +43,7 @@ def test_every_shipped_profile_plans_a_whole_run(profile, board_serials):
     assert ("adb_jobs=0" in output) != on_hardware
     # ARS's Fig. 1, SQLite and app runs and TMC's user-latency runs repeat on a phone
     # only (config repeated_on_hardware); ARS's Fig. 2 runs once everywhere.
-    config = yaml.safe_load((REPO / "config/config.yaml").read_text())
+    config = load_config()
     scale = config["scales"][config["scale"]]
     reps = scale["repetitions"] if on_hardware else 1
     schemes, states = len(config["ars"]["schemes"]), len(scale["user_latency"]["states"])

@@ -1,11 +1,10 @@
 """The figure registry, the R scripts and the claims refer to one another consistently."""
 
-import yaml
-
 from conftest import REPO
 from mobifrag.report.claims import load_claims
+from mobifrag.workflow.figure_registry import read_registry
 
-REGISTRY = yaml.safe_load((REPO / "paper-figures" / "registry.yaml").read_text())
+REGISTRY = read_registry()
 
 
 def test_every_registered_figure_has_a_script_tables_and_a_caption():

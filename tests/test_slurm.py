@@ -15,7 +15,7 @@ scheduling. For those the test checks the paper's qualitative result in both run
 instead (five writers fragment their files more than one writer does).
 
 How the SLURM run submits: only the guest jobs become `sbatch` jobs; the table builder
-is a local rule (rules/common/local.smk) and runs beside Snakemake. The first guest boot
+is a local rule (`localrule: True`) and runs beside Snakemake. The first guest boot
 of the SLURM run is made to fail (a qemu-system-x86_64 wrapper first on PATH, which the
 jobs inherit through sbatch's --export=ALL): the guest rules' `retries: 1`
 (rules/infra/guest.smk) must run it again and the run must still succeed. The Snakemake
@@ -39,6 +39,7 @@ import yaml
 
 from conftest import REPO, clear_results, emulator_platform_run, planned_jobs, snakemake
 from mobifrag.workflow.profiles import load_device
+from mobifrag.workflow.study_config import load_config
 
 pytestmark = [
     pytest.mark.slurm,
@@ -116,7 +117,7 @@ def cancel_leftovers():
 def runs(emulator_kernel, slurm_cluster, tmp_path_factory):
     """Run the slice locally and through SLURM; return both runs' outputs."""
     # Only the two scales: Snakemake merges this file over config/config.yaml.
-    test_scale = yaml.safe_load((REPO / "config" / "config.yaml").read_text())["scales"]["test"]
+    test_scale = load_config()["scales"]["test"]
     # One run per experiment: the test is about scheduling, not about repetitions.
     test_scale["repetitions"] = 1
     override = tmp_path_factory.mktemp("slurm") / "config.yaml"
@@ -209,7 +210,7 @@ def megabytes(request: str) -> float:
 
 
 def expected_jobs() -> Counter:
-    config = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
+    config = load_config()
     runs = len(config[SLICE.replace("-", "_")]["writers"])
     return Counter({"concurrent_appenders": runs, "concurrent_appenders_tables": 1})
 
@@ -254,9 +255,7 @@ def test_every_job_went_through_slurm(runs):
         re.fullmatch(r"rule_(\w+?)_wildcards_.*", job["Comment"]).group(1) for job in jobs
     )
     assert rules == Counter({"concurrent_appenders": guest_jobs()})
-    writers = yaml.safe_load((REPO / "config" / "config.yaml").read_text())["concurrent_appenders"][
-        "writers"
-    ]
+    writers = load_config()["concurrent_appenders"]["writers"]
     # A guest job's wildcards: the platform key, scale, file system, writers, repetition.
     platform = platform_dir(SLURM_SCALE).parent.name
     assert {job["Comment"] for job in jobs if "appenders_wildcards" in job["Comment"]} == {

@@ -1,12 +1,13 @@
 """Which jobs of the study become SLURM jobs, without a cluster.
 
-Under profiles/slurm every job is one `sbatch` job unless its rule is a local rule
-(rules/common/local.smk). That list is checked here against the jobs a run plans (a
-dry run of `all` at the test scale, every job forced): a job is a cluster job exactly
-when it boots a guest or drives a device (mobifrag.platform), builds something (kernel,
-agent, ftl-sim, FlashSim) or runs a simulator (ftl-sim or FlashSim); everything else
-(trace generation, tables, figures, claims, provenance) runs locally. A new rule that is
-neither fails this test until it is named in rules/common/local.smk.
+Under profiles/slurm every job is one `sbatch` job unless its rule is a local rule,
+which says so where it is defined (`localrule: True`; there is no central list). The
+local rules are checked here against the jobs a run plans (a dry run of `all` at the
+test scale, every job forced): a job is a cluster job exactly when it boots a guest or
+drives a device (mobifrag.platform), builds something (kernel, agent, ftl-sim, FlashSim)
+or runs a simulator (ftl-sim or FlashSim); everything else (trace generation, tables,
+figures, claims, provenance) runs locally. A new rule that is neither fails this test
+until it says `localrule: True`.
 
 And every guest rule carries `retries` (set on rule guest_job, rules/infra/guest.smk,
 and inherited by each `use rule guest_job as ...`). tests/test_slurm.py runs a slice on a
@@ -25,7 +26,7 @@ from conftest import REPO
 
 # The rules as Snakemake parsed them: whether each is a local rule, its `retries`
 # directive (None without one) and its shell command. Workflow._localrules and
-# Rule._restart_times are Snakemake's own records of the `localrules:`/`localrule:` and
+# Rule._restart_times are Snakemake's own records of the `localrule:` and
 # `retries:` directives (Snakemake is pinned in requirements.lock).
 RULES_SCRIPT = """
 import json, sys
@@ -125,15 +126,24 @@ def test_cluster_jobs_are_exactly_the_heavy_ones(rules, planned):
         if rules[name]["local"] and why:
             wrong.append(f"{name}: a local rule, but {', '.join(sorted(why))}")
         if not rules[name]["local"] and not why:
-            wrong.append(f"{name}: light, add it to rules/common/local.smk")
+            wrong.append(f"{name}: light, give it `localrule: True`")
     assert not wrong, "\n".join(wrong)
 
 
-def test_local_rules_exist(rules):
-    # Snakemake only warns about a local rule it does not know (a renamed rule).
-    listed = (REPO / "rules" / "common" / "local.smk").read_text().split("localrules:", 1)[1]
-    names = set(re.findall(r"^\s+(\w+),", listed, re.M))
-    assert names == {name for name, rule in rules.items() if rule["local"]}
+def declared_local() -> set[str]:
+    """The rules whose own definition says `localrule: True`."""
+    found = set()
+    for path in [REPO / "Snakefile", *sorted((REPO / "rules").rglob("*.smk"))]:
+        for block in re.split(r"^(?=(?:rule|checkpoint) \w+:)", path.read_text(), flags=re.M):
+            header = re.match(r"(?:rule|checkpoint) (\w+):", block)
+            if header and re.search(r"^    localrule: True$", block, re.M):
+                found.add(header.group(1))
+    return found
+
+
+def test_each_local_rule_says_so_where_it_is_defined(rules):
+    # No `localrules:` list elsewhere: a rule's file is the one place that decides it.
+    assert declared_local() == {name for name, rule in rules.items() if rule["local"]}
 
 
 def test_submissions_of_a_run(rules, planned):

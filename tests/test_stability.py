@@ -1,7 +1,8 @@
 import yaml
 
-from conftest import REPO, squeezed
+from conftest import squeezed
 from mobifrag.report.stability import main
+from mobifrag.workflow.study_config import load_config
 
 
 def claims_csv(path, rows):
@@ -43,7 +44,7 @@ def test_damaged_table_is_named(tmp_path, capsys):
 def test_prepare_copies_the_scale_under_a_new_name(tmp_path):
     out = tmp_path / "stability.yaml"
     assert main(["prepare", "--scale", "test", "--out", str(out)]) == 0
-    config = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
+    config = load_config()
     preset = yaml.safe_load(out.read_text())["scales"]["test-again"]
     offset = preset.pop("repetition_seed_offset")
     assert preset == config["scales"]["test"]
@@ -52,7 +53,7 @@ def test_prepare_copies_the_scale_under_a_new_name(tmp_path):
 
 
 def test_the_second_studys_seeds_start_after_the_most_repeated_experiment(tmp_path):
-    config = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
+    config = load_config()
     config["scales"]["test"]["repetitions_of"] = {"scan": 4}
     source = tmp_path / "config.yaml"
     source.write_text(yaml.safe_dump(config))

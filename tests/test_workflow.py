@@ -17,11 +17,13 @@ from conftest import (
     snakemake,
     write_snapshot,
 )
+from mobifrag.workflow.figure_registry import read_registry
+from mobifrag.workflow.study_config import load_config
 
 
 def test_dry_run_shows_the_chain(tmp_path):
     # A fresh results folder (another scale name) so every experiment is planned.
-    config = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
+    config = load_config()
     # The scan with a repetition count of its own (repetitions_of), the rest the scale's.
     config["scales"]["dryrun"] = {**config["scales"]["test"], "repetitions_of": {"scan": 3}}
     override = tmp_path / "config.yaml"
@@ -36,7 +38,7 @@ def test_dry_run_shows_the_chain(tmp_path):
     assert jobs["scan_run"] == 3 * len(config["scan"]["filesystems"])
     assert jobs["dispersed_run"] == repetitions * len(config["dispersed"]["filesystems"])
     assert jobs["concurrent_appenders_tables"] == 1
-    assert jobs["figure"] == len(yaml.safe_load((REPO / "paper-figures/registry.yaml").read_text()))
+    assert jobs["figure"] == len(read_registry())
 
 
 # Conda-forge has no qemu-system, f2fs-tools or blktrace, so rules carry no conda/container
@@ -85,7 +87,7 @@ def test_unknown_scale_is_named():
 
 
 def test_missing_kernel_source_is_one_line(tmp_path):
-    config = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
+    config = load_config()
     config["kernel"]["source"] = str(tmp_path / "linux-source-6.1.tar.xz")
     override = tmp_path / "config.yaml"
     override.write_text(yaml.safe_dump(config))
@@ -114,7 +116,7 @@ def test_the_measured_writers_get_the_phones_cores_and_the_aging_does_not():
 
 
 def test_a_bad_vcpu_count_in_the_config_is_named(tmp_path):
-    config = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
+    config = load_config()
     config["guest_cpus"]["treat"] = 16
     override = tmp_path / "config.yaml"
     override.write_text(yaml.safe_dump(config))
@@ -217,7 +219,7 @@ def test_figure_over_a_broken_table_names_the_rule_and_file(tmp_path, emulator_k
     import shutil
 
     scale = "brokentable"
-    config = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
+    config = load_config()
     config["scales"][scale] = config["scales"]["test"]
     override = tmp_path / "config.yaml"
     override.write_text(yaml.safe_dump(config))

@@ -12,7 +12,7 @@ set -eu
 cd "$(dirname "$0")/../.."
 python=.venv/bin/python
 traces=${1:-results/emulator-emmc/test/autoage/traces}
-config() { "$python" -c "import yaml; c = yaml.safe_load(open('config/config.yaml')); $1"; }
+config() { "$python" -c "from mobifrag.workflow.study_config import load_config; c = load_config(); $1"; }
 kernel=$(config "from pathlib import Path; from mobifrag.platform.kernel import kernel_dir
 print(kernel_dir(Path(c['kernel']['source']), Path(c['kernel']['series']), 'emulator').relative_to(Path.cwd())))")/bzImage
 mkfs=$(config "print(c['filesystems']['ext4_mkfs'])")

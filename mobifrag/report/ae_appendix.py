@@ -27,6 +27,7 @@ from mobifrag.report.markdown import markdown_table
 from mobifrag.report.verdict import VERDICTS
 from mobifrag.workflow.claim_tables import measure_tables
 from mobifrag.workflow.stages import FIGURES, PLATFORM_RUNS, RESULTS, WORKLOADS, as_prose
+from mobifrag.workflow.study_config import load_config
 
 EVIDENCE = "evidence"
 # The run the experiments' times come from: docs/measurements.md, "The quick study with
@@ -216,7 +217,8 @@ def counts_line(rows: list[dict]) -> str:
 
 
 def repo_facts(repo: Path = REPO) -> dict:
-    config = yaml.safe_load((repo / "config" / "config.yaml").read_text())
+    folder = repo / "config"
+    config = load_config(folder / "config.yaml", schema_file=folder / "schema.yaml")
     debian = [
         line.split("#", 1)[0].strip()
         for line in (repo / "bootstrap" / "debian-packages.txt").read_text().splitlines()
@@ -572,11 +574,14 @@ def customization(facts) -> list[str]:
     lines += [f"  - `{name}`: {text}" for name, text in facts["devices"]]
     lines += [
         "",
-        "- **Scales** (`scales:` in `config/config.yaml`): "
+        "- **Scales** (`scales:` in `config/config.yaml`, each experiment's part in "
+        "`config/experiments/<experiment>.yaml`): "
         + ", ".join(f"`{s}`" for s in facts["scales"])
         + "; `make reproduce SCALE=<scale>`.",
-        "- **Config overrides:** any key of `config/config.yaml` (validated against "
-        "`config/schema.yaml`) with `snakemake all --config key=value` or `--configfile`.",
+        "- **Config overrides:** any key of `config/config.yaml` or "
+        "`config/experiments/<experiment>.yaml` (validated against `config/schema.yaml` and "
+        "the experiments' `<experiment>.schema.yaml`) with `snakemake all --config "
+        "key=value` or `--configfile`.",
         "- **A board or a phone:** `devices/hikey960.yaml` (kernel flashed with fastboot) or "
         "`devices/android-rooted.yaml` (its own kernel). Their own values (adb serial, test "
         "partition, `allow_destructive: true`) go into the untracked "

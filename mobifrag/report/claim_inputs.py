@@ -3,7 +3,8 @@ presets its experiment reads, the repository files they name and the device prof
 
 The experiment is found from the result tables a claim measures (their folder under
 results/<device>/<scale>/); EXPERIMENT_INPUTS names, per experiment, the config keys its
-rules read (rules/experiments/<experiment>.smk) and its scale preset's sections. Only the
+rules read (rules/experiments/<experiment>.smk) and its scale preset's sections; an
+experiment it does not name reads its own key and preset section. Only the
 presets whose verdicts are reported (quick, paper) are part of it: `test` is the
 integration tests' scale.
 """
@@ -17,7 +18,8 @@ from pathlib import Path
 
 import yaml
 
-from mobifrag.workflow.claim_tables import LOADER, measure_tables
+from mobifrag.workflow.claim_tables import measure_tables
+from mobifrag.workflow.yaml_file import LOADER
 
 # The claim's own fields that decide its verdict (prose, figure and history do not).
 DECIDING_FIELDS = (
@@ -97,11 +99,25 @@ def claim_tables(claim: dict) -> list[str]:
 
 
 def experiment_of(table: str) -> str:
-    """The longest results folder of EXPERIMENT_INPUTS that holds the table."""
+    """The longest results folder of EXPERIMENT_INPUTS that holds the table, else the
+    table's first folder (an experiment that reads only its own keys)."""
     folders = [f for f in EXPERIMENT_INPUTS if table.startswith(f + "/")]
     if not folders:
-        raise InputsError(f"table {table}: no experiment in EXPERIMENT_INPUTS holds it")
+        if "/" not in table:
+            raise InputsError(f"table {table}: in no experiment's results folder")
+        return table.split("/", 1)[0]
     return max(folders, key=len)
+
+
+def inputs_of(experiment: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+    """(config keys, scale-preset sections, repository paths) an experiment reads: those
+    EXPERIMENT_INPUTS names, or, for an experiment not named there, its own key and
+    preset section (its results folder with `_` for `-`: config/experiments/<key>.yaml)
+    and its guests' vCPUs."""
+    if experiment in EXPERIMENT_INPUTS:
+        return EXPERIMENT_INPUTS[experiment]
+    key = experiment.replace("-", "_")
+    return (key, f"guest_cpus.{experiment}"), (key,), ()
 
 
 def path_hash(path: Path) -> str:
@@ -163,7 +179,7 @@ def claim_parts(claim: dict, config: dict, root: Path) -> Iterator[tuple[str, ob
     experiments = sorted({experiment_of(t) for t in claim_tables(claim)})
     keys, sections, paths = set(COMMON_KEYS), set(COMMON_SCALE_KEYS), set()
     for experiment in experiments:
-        exp_keys, exp_sections, exp_paths = EXPERIMENT_INPUTS[experiment]
+        exp_keys, exp_sections, exp_paths = inputs_of(experiment)
         keys |= set(exp_keys)
         sections |= set(exp_sections)
         paths |= set(exp_paths)

@@ -9,6 +9,8 @@ config/claims.lock holds, per claim, a hash of each part that decides its verdic
 claim's own deciding fields (kind, basis, paper value, band, measure, regime), every
 config key and scale preset its experiment reads (mobifrag/report/claim_inputs.py), the
 files those keys name, and the default device profile; and a hash of each history entry.
+The config is read as mobifrag/workflow/study_config.py merges it: a key's value counts,
+not the file under config/ that holds it, so moving a key changes no part.
 A part may change only together with a new history entry (dated, naming the change, the
 value the last run had measured and why); history entries are never removed or
 reworded. `check` also fails when the lock is not the one `write` would record, so
@@ -34,10 +36,11 @@ from mobifrag import REPO
 from mobifrag.report.claim_inputs import InputsError, claim_parts
 from mobifrag.report.claims import ClaimsError, load_claims_file
 from mobifrag.report.reference import ReferenceError, read_table
-from mobifrag.workflow.claim_tables import LOADER
+from mobifrag.workflow.claim_tables import claims_files
+from mobifrag.workflow.study_config import CONFIG, ConfigError, load_config
+from mobifrag.workflow.yaml_file import read_mapping
 
 CLAIMS = REPO / "config" / "claims.yaml"
-CONFIG = REPO / "config" / "config.yaml"
 LOCK = REPO / "config" / "claims.lock"
 
 HEADER = """\
@@ -67,23 +70,16 @@ def digest(value) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-def read_yaml(path: Path) -> dict:
-    try:
-        data = yaml.load(path.read_text(), Loader=LOADER)
-    except (OSError, yaml.YAMLError) as error:
-        raise LockError(f"{path}: {error}") from None
-    if not isinstance(data, dict):
-        raise LockError(f"{path}: not a mapping")
-    return data
-
-
 def current_state(inputs: Inputs) -> dict[str, dict]:
     """Claim id → {parts: {name: hash}, history: [hash, ...]} of the files as they are."""
     try:
         claims_file = load_claims_file(inputs.claims)
     except ClaimsError as error:
         raise LockError(str(error)) from None
-    config = read_yaml(inputs.config)
+    try:
+        config = load_config(inputs.config)
+    except ConfigError as error:
+        raise LockError(str(error)) from None
     state = {}
     for claim in claims_file["claims"]:
         try:
@@ -97,13 +93,13 @@ def current_state(inputs: Inputs) -> dict[str, dict]:
 
 
 def retired_ids(inputs: Inputs) -> set[str]:
-    return {entry["id"] for entry in read_yaml(inputs.claims).get("retired", [])}
+    return {entry["id"] for entry in load_claims_file(inputs.claims).get("retired", [])}
 
 
 def read_lock(path: Path) -> dict[str, dict]:
     if not path.is_file():
         raise LockError(f"{path}: no lock; record one with `make lock`")
-    data = read_yaml(path)
+    data = read_mapping(path, LockError)
     claims = data.get("claims")
     if not isinstance(claims, dict):
         raise LockError(f"{path}: no `claims` mapping")
@@ -111,7 +107,7 @@ def read_lock(path: Path) -> dict[str, dict]:
 
 
 def history_entries(inputs: Inputs) -> dict[str, list[dict]]:
-    return {c["id"]: c.get("history", []) for c in read_yaml(inputs.claims)["claims"]}
+    return {c["id"]: c.get("history", []) for c in load_claims_file(inputs.claims)["claims"]}
 
 
 def changed_parts(locked: dict, now: dict) -> list[str]:
@@ -220,6 +216,14 @@ def claim_block(lines: list[str], claim_id: str) -> tuple[int, int]:
     return start, end
 
 
+def file_holding(claims: Path, claim_id: str) -> Path:
+    """The file that holds a claim: the claims file or an experiment's claims beside it."""
+    for path in claims_files(claims):
+        if f"  - id: {claim_id}" in path.read_text().split("\n"):
+            return path
+    raise LockError(f"{claims}: no claim {claim_id} in it or its experiments' claims")
+
+
 def append_entry(path: Path, claim_id: str, entry: list[str]) -> None:
     lines = path.read_text().split("\n")
     start, end = claim_block(lines, claim_id)
@@ -242,7 +246,8 @@ def note(inputs: Inputs, ids: list[str], change: str, reason: str, measured: dic
         last = measured.get(claim_id) or measured.get("*")
         if not last:
             raise LockError(f"no last measured value for {claim_id}")
-        append_entry(inputs.claims, claim_id, entry_lines(date, change, reason, last))
+        holder = file_holding(inputs.claims, claim_id)
+        append_entry(holder, claim_id, entry_lines(date, change, reason, last))
     load_claims_file(inputs.claims)
     return ids
 

@@ -32,6 +32,7 @@ from mobifrag.report import ae_appendix, reference
 from mobifrag.report.claims import ClaimsError, describe_band, load_checks, load_claims
 from mobifrag.report.markdown import markdown_table
 from mobifrag.report.verdict import VERDICTS, band
+from mobifrag.workflow.figure_registry import read_registry
 from mobifrag.workflow.stages import FIGURES, REFERENCE, REFERENCES, RESULTS, as_prose
 
 DEVICE = "emulator-emmc"
@@ -388,14 +389,14 @@ def pages(
     """Page name → its text."""
     claims = load_claims(claims_path)
     checks = load_checks(claims_path)
-    registry = yaml.safe_load(Path(registry_path).read_text()) or {}
+    registry = read_registry(Path(registry_path))
     sources = "`config/claims.yaml` and `paper-figures/registry.yaml`"
     try:
         tables = reference_tables(references)
     except reference.ReferenceError as error:
         raise ClaimsError(str(error)) from None
     ae_sources = (
-        f"{sources}, `docs/reference/`, `devices/`, `config/config.yaml`, "
+        f"{sources}, `docs/reference/`, `devices/`, `config/config.yaml`, `config/experiments/`, "
         "`bootstrap/debian-packages.txt`, `requirements.lock` and `mobifrag/release.py`"
     )
     return {

@@ -6,8 +6,9 @@ Every emulator run records its wall seconds and QEMU's CPU seconds (user and sys
 platform-run.json, beside the job script that ran. Prints one row per job script (runs,
 wall minutes, CPU minutes, busy share: CPU over wall), busiest total first, and the sum:
 the guest CPU-minutes a host's cores must supply, whatever the order of the jobs. The
-busy share is what `GUEST_BUSY_PERCENT` in rules/common/guest.smk rests on. Runs from
-before the CPU was recorded, and runs on a real device, are counted apart.
+busy share is what a guest rule's `busy_percent` (rules/common/guest.smk,
+guest_resources) rests on. Runs from before the CPU was recorded, and runs on a real
+device, are counted apart.
 
 With --phases, one row per job script and kind of phase instead (the phase's first word,
 its numbers as #; `boot` is the time before the job's first phase line), from the

@@ -35,7 +35,6 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-import yaml
 from jinja2 import Environment, PackageLoader, StrictUndefined
 from markupsafe import Markup
 
@@ -45,6 +44,7 @@ from mobifrag.report.provenance import figure_stamp
 from mobifrag.report.verdict import VERDICTS
 from mobifrag.workflow.atomic import write_lines_atomic
 from mobifrag.workflow.claim_tables import measure_tables
+from mobifrag.workflow.figure_registry import read_registry
 from mobifrag.workflow.stages import REFERENCE, REFERENCES, as_prose
 
 # A table the claims read is embedded in the page (a data URI to download) up to this
@@ -343,7 +343,7 @@ def render(
 ) -> str:
     rows = read_claims_csv(claims_csv)
     claims = {claim["id"]: claim for claim in load_claims(claims_file)}
-    registry = yaml.safe_load(registry_file.read_text()) or {}
+    registry = read_registry(registry_file)
     record = json.loads(provenance_file.read_text())
     ref = load_reference(reference_file)
     if isinstance(charts, Path):

@@ -36,14 +36,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import yaml
-
 from mobifrag import REPO
 from mobifrag.workflow.profiles import load_device, local_path
+from mobifrag.workflow.study_config import load_config
 
 DEBIAN_LIST = REPO / "bootstrap" / "debian-packages.txt"
 MEASURED = REPO / "config" / "measured-versions.json"
-CONFIG = REPO / "config" / "config.yaml"
 QEMU = "qemu-system-x86_64"
 # R packages the figure scripts load (paper-figures/*.R) and make lint's lintr.
 R_PACKAGES = ("ggplot2", "lintr")
@@ -250,7 +248,7 @@ def warn_differences(differences: list[dict], reference: Path, stream=None) -> N
 
 def record_measured(path: Path, readers: VersionReaders | None = None) -> dict:
     """Write this machine's versions as the reference set the README's numbers come from."""
-    config = yaml.safe_load(CONFIG.read_text())
+    config = load_config()
     record = {
         "about": (
             "Versions the README's and docs/measurements.md's numbers were measured with; "

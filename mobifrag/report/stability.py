@@ -21,9 +21,9 @@ from pathlib import Path
 
 import yaml
 
-from mobifrag import REPO
 from mobifrag.report.markdown import markdown_table
 from mobifrag.report.verdict import NOT_REPRODUCED, REPRODUCED
+from mobifrag.workflow.study_config import CONFIG, ConfigError, load_config
 
 DECIDED = {REPRODUCED, NOT_REPRODUCED}
 
@@ -37,7 +37,7 @@ def again(scale: str) -> str:
 
 
 def prepare(config: Path, scale: str, out: Path) -> None:
-    data = yaml.safe_load(config.read_text())
+    data = load_config(config)
     if scale not in data["scales"]:
         raise StabilityError(f"{config}: no scale {scale!r}")
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -109,7 +109,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     commands = parser.add_subparsers(dest="command", required=True)
     prep = commands.add_parser("prepare", help="a config adding the scale <scale>-again")
-    prep.add_argument("--config", type=Path, default=REPO / "config" / "config.yaml")
+    prep.add_argument("--config", type=Path, default=CONFIG)
     prep.add_argument("--scale", required=True)
     prep.add_argument("--out", type=Path, required=True)
     comp = commands.add_parser("compare", help="verdicts that differ between two runs")
@@ -122,7 +122,7 @@ def main(argv: list[str] | None = None) -> int:
             prepare(args.config, args.scale, args.out)
             return 0
         first, second = verdicts(args.first), verdicts(args.second)
-    except StabilityError as error:
+    except (StabilityError, ConfigError) as error:
         print(f"stability: {error}", file=sys.stderr)
         return 1
     rows = differences(first, second)

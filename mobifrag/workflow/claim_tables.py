@@ -2,8 +2,11 @@
 the result tables each reads, so a report or a check runs after the experiments that
 make its tables (rules/common/outputs.smk).
 
-Reading the file checks it against its schema and for duplicate ids; what judging needs
-beyond that (bands, twins, a kind's reason) mobifrag/report/claims.py checks on top.
+An experiment may keep its own claims (and checks, scope, retired claims) in
+config/experiments/<experiment>.claims.yaml, beside the claims file: reading the claims
+file adds them, after the file's own. Reading checks the whole against the schema and
+for duplicate ids and checks; what judging needs beyond that (bands, twins, a kind's
+reason) mobifrag/report/claims.py checks on top.
 """
 
 from __future__ import annotations
@@ -15,11 +18,10 @@ import jsonschema
 import yaml
 
 from mobifrag import REPO
+from mobifrag.workflow.study_config import EXPERIMENTS, declarations
+from mobifrag.workflow.yaml_file import read_mapping
 
 SCHEMA = REPO / "config" / "claims.schema.yaml"
-# libyaml's safe loader where PyYAML has it: the claims file is read by every report
-# and by the lock, and the pure-Python parser takes seconds on it.
-LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 # The papers, by claim-id prefix, in the order the reports list them (a claims chart
 # each, rules/infra/report.smk).
 PAPERS = {"tmc": "TMC", "janusd": "janusd", "ars": "ARS", "ext4tune": "Ext4 tuning"}
@@ -32,12 +34,32 @@ class ClaimsError(ValueError):
     """A claims file or result table that cannot be used; the message names it."""
 
 
+def claims_files(path: Path) -> list[Path]:
+    """The claims file and each experiment's claims beside it."""
+    return [Path(path), *declarations("claims", Path(path).parent / EXPERIMENTS)]
+
+
+def with_experiment_claims(data: dict, own: dict, path: Path) -> dict:
+    """The claims file's data with an experiment's file added: its lists after the
+    file's, its checks beside the file's (a check named twice is refused)."""
+    merged = dict(data)
+    for key, value in own.items():
+        if key == "checks":
+            twice = sorted(set(value) & set(data.get("checks", {})))
+            if twice:
+                raise ClaimsError(f"{path}: check {', '.join(twice)} is defined before")
+            merged["checks"] = {**data.get("checks", {}), **value}
+        else:
+            merged[key] = [*data.get(key, []), *value]
+    return merged
+
+
 def read_claims_file(path: Path) -> dict:
-    """The claims file as its schema allows it, each claim id once."""
-    try:
-        data = yaml.load(Path(path).read_text(), Loader=LOADER)
-    except (OSError, yaml.YAMLError) as error:
-        raise ClaimsError(f"{path}: {error}") from None
+    """The claims file with each experiment's claims added, as its schema allows it,
+    each claim id once."""
+    data = read_mapping(path, ClaimsError)
+    for own in claims_files(path)[1:]:
+        data = with_experiment_claims(data, read_mapping(own, ClaimsError), own)
     schema = yaml.safe_load(SCHEMA.read_text())
     errors = list(jsonschema.Draft202012Validator(schema).iter_errors(data))
     if errors:

@@ -37,35 +37,6 @@ def guest_adb_jobs(wildcards):
     return int(device_runner(job_device(wildcards)).exclusive_device)
 
 
-# Percent of a host core the guest of a job script holds, where it is less than a whole
-# core. The appenders' guests sleep in fsync round trips of a few small appends: 50, two
-# to a core. Ext4 tuning's (IOzone's and filebench's fixed sleeps) and ARS SQLite's
-# finish the most runs per minute three at once on two cores: 66. Other guests keep
-# their core busy, and sharing one costs them more CPU than taking turns: 100. Measured
-# with K guests at once on two cores, each guest's CPU being QEMU's
-# (`emulator_cpu_seconds` in platform-run.json): docs/measurements.md, "Where a guest's
-# time goes, and three guests on two cores" and, for the appenders, "One busy guest per
-# core, the greedy job selector, long chains first".
-GUEST_BUSY_PERCENT = {
-    "jobs/concurrent-appenders.sh": 50,
-    "jobs/treat-appenders.sh": 50,
-    "jobs/ext4tune-bench.sh": 66,
-    "jobs/ars-sqlite.sh": 66,
-}
-
-
-def guest_host_load(wildcards, input):
-    """Percent of a host core a guest job keeps busy: 100 per vCPU under the emulator
-    unless GUEST_BUSY_PERCENT says less, 0 on a real device. `make` hands out 100 per
-    host core (Makefile, host_load): busy guests share no core, the appenders run two to
-    a core, Ext4 tuning's and ARS SQLite's three to two cores."""
-    device = job_device(wildcards)
-    if not device_runner(device).holds_host_cpu:
-        return 0
-    cpus = device_profile(device)["platform"]["cpus"]
-    return cpus * GUEST_BUSY_PERCENT.get(input.job, 100)
-
-
 # The longest chains of guest jobs start first: fill/delete's fill (one guest, 30 min at
 # the quick scale) and then its eight level runs, AutoAge's 30 days, janusd's recurring
 # weeks. Left to Snakemake's order, the quick study from a fresh clone started
@@ -83,6 +54,42 @@ def guest_runtime_min(wildcards):
     return runtime_min(
         device_profile(job_device(wildcards))["platform"]["job_timeout_s"]
     )
+
+
+# Percent of a host core a guest keeps busy: 100 unless its rule measured less. Busy
+# guests share no core: sharing one costs them more CPU than taking turns. A rule whose
+# guests idle more (fsync round trips, a benchmark's fixed sleeps) says what it measured
+# with K guests at once on two cores, each guest's CPU being QEMU's
+# (`emulator_cpu_seconds` in platform-run.json, `python -m mobifrag.report.guest_cpu`):
+# docs/measurements.md, "Where a guest's time goes, and three guests on two cores".
+BUSY_GUEST = 100
+
+
+def guest_host_load(busy_percent=BUSY_GUEST):
+    """The resource host_load of a guest job, as a resources function: busy_percent per
+    vCPU under the emulator, 0 on a real device. `make` hands out 100 per host core
+    (Makefile, host_load): guests of 50 run two to a core, of 66 three to two cores."""
+
+    def load(wildcards):
+        device = job_device(wildcards)
+        if not device_runner(device).holds_host_cpu:
+            return 0
+        return device_profile(device)["platform"]["cpus"] * busy_percent
+
+    return load
+
+
+def guest_resources(busy_percent=BUSY_GUEST, runtime=guest_runtime_min):
+    """A guest job's resources, for `resources: **guest_resources(...)`: the guest's
+    memory, the device's one adb slot, the host load its rule measured and its runtime.
+    A derived rule's resources replace the base rule's whole, so one that differs in any
+    passes it here and gets the others too."""
+    return {
+        "mem_mb": guest_mem_mb,
+        "adb_jobs": guest_adb_jobs,
+        "host_load": guest_host_load(busy_percent),
+        "runtime": runtime,
+    }
 
 
 def guest_inputs(job):

@@ -3,14 +3,35 @@
 from mobifrag.workflow.claim_tables import (
     ClaimsError,
     checks_of,
+    claims_files,
     read_claims_file,
     tables_read,
 )
+from mobifrag.workflow.figure_registry import (
+    RegistryError,
+    figures_files,
+    read_registry,
+)
 from mobifrag.workflow.stages import reference_file
 
-FIGURE_REGISTRY = yaml.safe_load(
-    Path(workflow.basedir, "paper-figures/registry.yaml").read_text()
-)
+# An experiment's own claims and figures (config/experiments/<experiment>.claims.yaml,
+# .figures.yaml) join config/claims.yaml and paper-figures/registry.yaml; the rules that
+# read those take them as inputs too, so a change reruns them.
+EXPERIMENTS_DIR = Path(workflow.basedir, "config/experiments")
+EXPERIMENT_FIGURES = [
+    str(p.relative_to(workflow.basedir)) for p in figures_files(EXPERIMENTS_DIR)
+]
+EXPERIMENT_CLAIMS = [
+    str(p.relative_to(workflow.basedir))
+    for p in claims_files(Path(workflow.basedir, "config/claims.yaml"))[1:]
+]
+
+try:
+    FIGURE_REGISTRY = read_registry(
+        Path(workflow.basedir, "paper-figures/registry.yaml"), EXPERIMENTS_DIR
+    )
+except RegistryError as error:
+    raise WorkflowError(str(error)) from None
 
 
 def figure_tables(wildcards):

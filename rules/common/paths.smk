@@ -26,6 +26,8 @@ from mobifrag.workflow.stages import (
 VENV_PYTHON = ".venv/bin/python"
 PYTHON = VENV_PYTHON if Path(workflow.basedir, VENV_PYTHON).exists() else sys.executable
 AGENT = "agent/build/mobifrag-agent"
+# The device model (rules/infra/model.smk builds it; experiments replay through it).
+FTL_SIM = "ftl-sim/target/release/ftl-sim"
 # The largest seed every workload takes, as the config schema bounds `seed`; a
 # repetition's seed (repetition_seed) is held to it too.
 MAX_SEED = yaml.safe_load(Path(workflow.basedir, "config/schema.yaml").read_text())[

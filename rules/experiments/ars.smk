@@ -12,6 +12,40 @@
 #                         modeled on the device profile (ftl-sim) and their wall time
 #   checks/               the patch's checks (ars-checks.sh, tests/test_ars_kernel.py)
 
+ARS_SCHEMES = "|".join(config["ars"]["schemes"])
+ars_params = lambda scale: scale_params(scale)["ars"]
+
+# Run label → the folder (below the device's platform runs) of every scheme's job of one
+# kind and every repetition (config `repeated_on_hardware`: Fig. 1's jobs repeat on a
+# phone).
+ars_run_folders = lambda w: {
+    f"scheme={s},rep={r}": f"ars/{w.kind}/{s}/rep-{r}"
+    for s in config["ars"]["schemes"]
+    for r in repetitions(w.scale, f"ars-{w.kind}", w.device)
+}
+ars_runs = lambda w: {
+    label: on_platform(run, w) for label, run in ars_run_folders(w).items()
+}
+
+# The files a job of one kind reads (jobs/ars-motivation.sh, jobs/ars-blocksize.sh).
+ars_cases = lambda kind, scale: (
+    ["continuous", "fragmented"]
+    if kind == "motivation"
+    else [kib * 1024 for kib in ars_params(scale)["block_kib"]]
+)
+
+# (run folder, phase) → the replay summary of each cold read of every scheme's job of one
+# kind (phases read-<case>-<run>, jobs/ars-lib.sh cold_reads).
+ars_models = lambda w: {
+    (on_platform(folder, w), phase): phase_summary(w, folder, phase)
+    for folder in ars_run_folders(w).values()
+    for phase in (
+        f"read-{case}-{number}"
+        for case in ars_cases(w.kind, w.scale)
+        for number in range(1, config["ars"]["reads"] + 1)
+    )
+}
+
 
 use rule guest_job as ars_motivation with:
     input:
@@ -76,6 +110,7 @@ rule ars_table:
         results("benchmarks/ars_table-{kind}.tsv")
     wildcard_constraints:
         kind="motivation|blocksize",
+    localrule: True
     params:
         python=PYTHON,
         case=lambda w: {"motivation": "file", "blocksize": "block_size"}[w.kind],

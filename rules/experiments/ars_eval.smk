@@ -11,7 +11,86 @@
 #                        both repeated on a phone only (config `repeated_on_hardware`)
 #   <kind>.csv           the tables (mobifrag/tables/ars_eval.py); every measured phase
 #                        is traced (blktrace/<phase>/) and modeled on the device profile
+import math
+
+ARS_EVAL = "ars/eval"
+ars_eval = lambda scale: scale_params(scale)["ars_eval"]
+
+# Fig. 7's app traces (config ars_eval.apps_traces): Mobibench's real traces, imported,
+# with their written-many files reserved (`mobibench`) or with the ARS selection's
+# decision-tree list (`selection`, learned from the same traces). Both folders hold
+# <app>/reserved.txt (the selection's under the platform's runs); the traces are
+# <app>/traces/*.iotrace of the Mobibench folder.
+ARS_EVAL_MOBIBENCH = f"{ARS_EVAL}/mobibench"
+# The folder of the data root the converted Mobibench trace of app writes in.
+mobibench_folder = lambda app: f"mobigen_temp/{app}"
+ars_eval_traces = lambda w: workloads(ARS_EVAL_MOBIBENCH).format(scale=w.scale)
+ars_eval_reserved = lambda w: (
+    ars_eval_traces(w)
+    if config["ars_eval"]["apps_traces"] == "mobibench"
+    else platform_runs(ARS_SELECTION).format(**w)
+)
+# (folder of each app's reserved.txt, folder of each app's traces/) for one run.
+ars_eval_apps_source = lambda w: (ars_eval_reserved(w), ars_eval_traces(w))
+# The reserved lists and trace folders the apps job replays.
+ars_eval_apps_inputs = lambda w: [
+    f"{ars_eval_reserved(w)}/{app}/reserved.txt"
+    for app in config["ars_selection"]["apps"]
+] + [f"{ars_eval_traces(w)}/{app}/traces" for app in config["ars_selection"]["apps"]]
+
 # ARS evaluation: the jobs each table reads.
+ARS_EVAL_JOBS = {
+    "throughput": ["fragbench"],
+    "extents": ["fragbench"],
+    "freespace": ["fragbench"],
+    "gc": ["fragbench"],
+    "fragbench": ["fragbench", "sqlite", "apps"],
+    "sqlite": ["sqlite"],
+    "apps": ["apps"],
+    "create": ["fragbench", "sqlite", "apps"],
+}
+
+# How the reports of each job's runs name their phases (ftl_replay_run's options).
+RUN_PHASE_DEPTHS.update(
+    {
+        f"{ARS_EVAL}/fragbench": "--fio '{report}'",
+        f"{ARS_EVAL}/sqlite": "--replay 'sqlite-{report}'",
+        f"{ARS_EVAL}/apps": "--replay '{report}'",
+    }
+)
+
+# START and MIN bytes of the fragmentation benchmark (ARS §V.A): the first file size is
+# 2^-size_shift of the power of two nearest the reference data partition.
+fragbench_args = lambda: (
+    2
+    ** (
+        round(math.log2(config["reference_disk_gib"] * 2**30))
+        - config["ars_eval"]["size_shift"]
+    ),
+    config["ars_eval"]["min_kib"] * 1024,
+)
+
+# A table reading several jobs names each row's job; every row names its repetition, so
+# ratios pair runs of one repetition.
+ars_eval_job_label = lambda kind, job: (
+    f",job={job}" if len(ARS_EVAL_JOBS[kind]) > 1 else ""
+)
+
+# Run label → job folder (below the platform's runs) of every scheme and repetition for
+# the jobs a table reads (config `repeated` and `repeated_on_hardware`).
+ars_eval_run_folders = lambda w: {
+    f"scheme={s}{ars_eval_job_label(w.kind, job)},rep={r}": (
+        f"{ARS_EVAL}/{job}/{s}/rep-{r}"
+    )
+    for job in ARS_EVAL_JOBS[w.kind]
+    for s in config["ars"]["schemes"]
+    for r in repetitions(w.scale, f"ars-eval-{job}", w.device)
+}
+
+# Run label → job folder of every scheme for the jobs a table reads.
+ars_eval_runs = lambda w: {
+    label: on_platform(run, w) for label, run in ars_eval_run_folders(w).items()
+}
 
 
 use rule guest_job as ars_eval_fragbench with:
@@ -49,6 +128,7 @@ rule ars_eval_sqlite_traces:
         directory(workloads(f"{ARS_EVAL}/sqlite-traces")),
     log:
         workloads("logs/ars-eval-sqlite-traces.log"),
+    localrule: True
     params:
         python=PYTHON,
         threads=config["ars_eval"]["sqlite"]["threads"],
@@ -83,6 +163,11 @@ use rule guest_job as ars_eval_sqlite with:
     wildcard_constraints:
         scheme=ARS_SCHEMES,
         rep=r"\d+",
+    # Its guests keep four fifths of a host core busy (QEMU's CPU): three at once on two
+    # cores finish the most runs per minute, a fifth more than two (docs/measurements.md,
+    # "Where a guest's time goes, and three guests on two cores").
+    resources:
+        **guest_resources(busy_percent=66),
     params:
         **guest_job_args(
             "{wildcards.scheme} {fill} {sizes} $(realpath {input.traces}) {seed}",
@@ -107,6 +192,7 @@ rule ars_eval_mobibench_fetch:
         workloads("logs/ars-eval-mobibench-fetch-{app}.log"),
     wildcard_constraints:
         app="[a-z]+",
+    localrule: True
     shell:
         "traces/mobibench/fetch.sh {wildcards.app} {output} 2> {log}"
 
@@ -121,6 +207,7 @@ rule ars_eval_mobibench_trace:
         workloads("logs/ars-eval-mobibench-trace-{app}.log"),
     wildcard_constraints:
         app="[a-z]+",
+    localrule: True
     params:
         python=PYTHON,
         more_than=config["ars_selection"]["written_many_more_than"],
@@ -143,6 +230,7 @@ rule ars_eval_trace_stats:
         results(f"{ARS_EVAL}/trace-stats.csv"),
     log:
         results("logs/ars-eval-trace-stats.log"),
+    localrule: True
     params:
         python=PYTHON,
         more_than=config["ars_selection"]["written_many_more_than"],
@@ -208,6 +296,7 @@ rule ars_eval_table:
         results("benchmarks/ars_eval_table-{kind}.tsv")
     wildcard_constraints:
         kind="|".join(ARS_EVAL_JOBS),
+    localrule: True
     params:
         python=PYTHON,
         runs=lambda w: run_labels(ars_eval_runs(w)),

@@ -2,7 +2,24 @@
 # paper's, converted by rule ars_eval_mobibench_trace) is replayed on a fresh file system
 # in the guest and snapshotted; per-descriptor features come from the trace, the label
 # from the DoF measured after the replay; five classifiers are compared over seeded
-# stratified splits; the decision tree writes the reserved-file list.
+# stratified splits; the decision tree writes the reserved-file list. The apps' traces
+# are those rules/experiments/ars_eval.smk imports (ARS_EVAL_MOBIBENCH; the Snakefile
+# includes the experiments by name, ars_eval first).
+import json
+
+ARS_SELECTION = "ars/selection"
+ars_selection_scale = lambda scale: scale_params(scale)["ars_selection"]
+# The config's ars_selection block as JSON for the command line.
+ars_selection_params = lambda: json.dumps(config["ars_selection"])
+
+# The reserved-file list and decision table of every app the config names (rule all).
+ars_selection_lists = lambda device, scale: [
+    platform_runs(f"{ARS_SELECTION}/{app}/{name}").format(
+        platform=platform_key(device), scale=scale
+    )
+    for app in config["ars_selection"]["apps"]
+    for name in ("reserved.txt", "decisions.csv")
+]
 
 
 use rule guest_job as ars_selection_replay with:
@@ -39,6 +56,7 @@ rule ars_selection_dof:
         platform_runs("logs/ars-selection-dof-{app}.log"),
     wildcard_constraints:
         app="[a-z]+",
+    localrule: True
     params:
         python=PYTHON,
     shell:
@@ -58,6 +76,7 @@ rule ars_selection_dataset:
         platform_runs("logs/ars-selection-dataset-{app}.log"),
     wildcard_constraints:
         app="[a-z]+",
+    localrule: True
     params:
         python=PYTHON,
         selection=ars_selection_params(),
@@ -81,6 +100,7 @@ rule ars_selection_compare:
         table2=results(f"{ARS_SELECTION}/table2.csv"),
     log:
         results("logs/ars-selection-compare.log"),
+    localrule: True
     params:
         python=PYTHON,
         selection=ars_selection_params(),
@@ -106,6 +126,7 @@ rule ars_selection_select:
         platform_runs("logs/ars-selection-select-{app}.log"),
     wildcard_constraints:
         app="[a-z]+",
+    localrule: True
     params:
         python=PYTHON,
         selection=ars_selection_params(),

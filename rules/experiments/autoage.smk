@@ -1,5 +1,21 @@
 # AutoAge (TMC §4.1.1): days of app installs, updates and sessions replayed on a file
 # system filled to 70 %, a fragcheck snapshot each day.
+
+# --run arguments of the daily snapshots (day 0 is the fill) of a replay.
+day_runs = lambda run_dir, days: " ".join(
+    f"--run day={d} {run_dir}/snapshots/day-{d:02d}" for d in range(days + 1)
+)
+
+# AutoAge is the one replay measured past the profile's hour (30 days on 8 GiB at the
+# paper scale), so its scale may give it a longer timeout: the replay's guest timeout is
+# the profile's or the scale's, whichever is longer; every other guest keeps the profile's.
+autoage_timeout_s = lambda wildcards: max(
+    device_profile(job_device(wildcards))["platform"]["job_timeout_s"],
+    scale_params(wildcards.scale)["autoage"].get("job_timeout_s", 0),
+)
+autoage_runtime_min = lambda wildcards: runtime_min(autoage_timeout_s(wildcards))
+
+
 rule autoage_traces:
     input:
         models=sorted(str(p) for p in Path(config["autoage"]["models"]).glob("*.yaml")),
@@ -8,6 +24,7 @@ rule autoage_traces:
     log:
         workloads("logs/autoage-traces.log"),
     priority: LONG_CHAIN
+    localrule: True
     params:
         python=PYTHON,
         seed=config["seed"],
@@ -33,10 +50,7 @@ use rule guest_job as autoage_replay with:
         fs="ext4|f2fs",
     priority: LONG_CHAIN
     resources:
-        mem_mb=guest_mem_mb,
-        adb_jobs=guest_adb_jobs,
-        host_load=guest_host_load,
-        runtime=autoage_runtime_min,
+        **guest_resources(runtime=autoage_runtime_min),
     params:
         **guest_job_args(
             "{wildcards.fs} {mkfs} $(realpath {input.traces}) {seed}",
@@ -60,6 +74,7 @@ rule autoage_tables:
         levels=results("autoage/{fs}/levels.csv"),
     log:
         results("logs/autoage-{fs}-tables.log"),
+    localrule: True
     params:
         python=PYTHON,
         runs=lambda w, input: day_runs(

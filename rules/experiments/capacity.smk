@@ -1,5 +1,20 @@
 # Capacity (TMC §4.4, Fig. 8): the apps installed on disks of several sizes, the
 # last snapshot of each.
+
+CAPACITY_APPS = config["capacity"]["apps"]
+# The snapshot after the last app's scenario: the apps replay one after the other.
+CAPACITY_LAST = f"{len(CAPACITY_APPS):02d}-{CAPACITY_APPS[-1]}"
+
+# Label → the final snapshot of every app on each capacity (TMC Fig. 8).
+capacity_runs = lambda wildcards: {
+    f"capacity_mib={mib},app={app},package={app_package(app)}": on_platform(
+        f"capacity/{{fs}}/{mib}MiB/snapshots/{CAPACITY_LAST}", wildcards
+    )
+    for mib in scale_params(wildcards.scale)["capacity"]["disk_mib"]
+    for app in CAPACITY_APPS
+}
+
+
 rule capacity_traces:
     input:
         models=expand(
@@ -11,6 +26,7 @@ rule capacity_traces:
         directory(workloads("capacity/traces")),
     log:
         workloads("logs/capacity-traces.log"),
+    localrule: True
     params:
         python=PYTHON,
         seed=config["seed"],
@@ -57,6 +73,7 @@ rule capacity_tables:
         results("capacity/{fs}/dof.csv"),
     log:
         results("logs/capacity-{fs}-tables.log"),
+    localrule: True
     params:
         python=PYTHON,
         runs=lambda w: run_labels(capacity_runs(w)),

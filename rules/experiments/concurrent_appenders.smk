@@ -1,5 +1,17 @@
 # Concurrent appenders (TMC §3.3, Fig. 6): writers appending to their files at once on a
 # fresh file system, repeated (config `repeated`), each ending in a fragcheck snapshot.
+
+# Label → run directory of every (file system, writers, repetition) run of TMC Fig. 6.
+appender_runs = lambda wildcards: {
+    f"fs={fs},writers={n},rep={r}": on_platform(
+        f"concurrent-appenders/{fs}/writers-{n}/rep-{r}", wildcards
+    )
+    for fs in config["concurrent_appenders"]["filesystems"]
+    for n in config["concurrent_appenders"]["writers"]
+    for r in repetitions(wildcards.scale, "concurrent-appenders")
+}
+
+
 use rule guest_job as concurrent_appenders with:
     input:
         unpack(guest_inputs("jobs/concurrent-appenders.sh")),
@@ -19,6 +31,11 @@ use rule guest_job as concurrent_appenders with:
         fs="ext4|f2fs",
         writers=r"\d+",
         rep=r"\d+",
+    # Its guests sleep in fsync round trips of a few small appends: half a host core
+    # each, two to a core (docs/measurements.md, "One busy guest per core, the greedy job
+    # selector, long chains first").
+    resources:
+        **guest_resources(busy_percent=50),
     params:
         **guest_job_args(
             "{wildcards.fs} {mkfs} {wildcards.writers} {record} {file}",
@@ -40,6 +57,7 @@ rule concurrent_appenders_tables:
         layout=results("concurrent-appenders/layout.csv"),
     log:
         results("logs/concurrent-appenders-tables.log"),
+    localrule: True
     params:
         python=PYTHON,
         runs=lambda w: " ".join(

@@ -1,6 +1,28 @@
 # Dispersed I/O (TMC §5.3.2–5.3.3, Fig. 13): writes and reads spread over regions of
 # the disk, traced in the guest and replayed through ftl-sim's map-cache variants;
 # repeated (config `repeated`), each repetition on a fresh guest with its own seed.
+# Config `dispersed.models` adds each device model's own variant tokens.
+
+# One repetition's dispersed run, below the platform's runs.
+dispersed_run = lambda w, rep: f"dispersed/{w.fs}/rep-{rep}"
+
+# Repetition → the folder of that repetition's dispersed run.
+dispersed_runs = lambda w: {
+    rep: on_platform(dispersed_run(w, rep), w)
+    for rep in repetitions(w.scale, "dispersed")
+}
+
+# (repetition, operation, region MiB, model) → the replay summary of that phase under
+# that model (phases are <op>-<MiB>, jobs/dispersed.sh).
+dispersed_models = lambda w: {
+    (rep, op, region, model): phase_summary(
+        w, dispersed_run(w, rep), f"{op}-{region}", variant
+    )
+    for rep in repetitions(w.scale, "dispersed")
+    for op, models in config["dispersed"]["models"].items()
+    for region in scale_params(w.scale)["dispersed"]["region_mib"]
+    for model, variant in models.items()
+}
 
 
 use rule guest_job as dispersed_run with:
@@ -44,6 +66,7 @@ rule dispersed_tables:
         results("dispersed/{fs}/dispersed.csv"),
     log:
         results("logs/dispersed-{fs}-tables.log"),
+    localrule: True
     params:
         python=PYTHON,
         runs=lambda w: run_labels(dispersed_runs(w)),

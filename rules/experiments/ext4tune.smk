@@ -1,9 +1,9 @@
 # Ext4 tuning for Android-based smartphones (seed 004, §4): every configuration of
 # `ext4tune.configurations` is a fresh ext4 aged by one create/delete trace and
 # benchmarked in the guest (jobs/ext4tune-bench.sh); the tables normalize to `default`.
-# Parameters: `ext4tune` and each scale's `ext4tune` in config/config.yaml. Paths
-# under ext4tune/ of the workloads (aging.iotrace), of the platform's runs (runs/) and of
-# results/{device}/{scale}/ (the tables):
+# Parameters: `ext4tune` and each scale's `ext4tune` in config/experiments/ext4tune.yaml.
+# Paths under ext4tune/ of the workloads (aging.iotrace), of the platform's runs (runs/)
+# and of results/{device}/{scale}/ (the tables):
 #   aging.iotrace               256 KB files created and deleted to half full (§4.1)
 #   runs/{config}/              one configuration's aged file system and benchmarks
 #                               (each run traced: blktrace/iozone-<test>/ for IOzone's
@@ -11,7 +11,7 @@
 #                               for FFSB's four filebench tests)
 #   bench.csv, configs.csv      mobifrag/tables/ext4tune.py (runs modeled on the profile)
 
-from mobifrag.workloads.ext4tune import FILEBENCH_MIXES
+from mobifrag.workloads.ext4tune import FILEBENCH_MIXES, IOZONE_TESTS
 from mobifrag.workloads import ext4tune
 
 EXT4TUNE = config["ext4tune"]
@@ -36,6 +36,15 @@ ext4tune_runs = lambda w: {
     key: on_platform(run, w) for key, run in ext4tune_run_folders(w).items()
 }
 
+# How the reports of the benchmark runs name their phases (ftl_replay_run's options):
+# IOzone's four tests run one process each; filebench's (FFSB's four tests) the config's
+# threads.
+RUN_PHASE_DEPTHS["ext4tune/runs"] = "".join(
+    f" --depth iozone-{test} 1" for test in IOZONE_TESTS
+) + "".join(
+    f" --depth filebench-{mix} {EXT4TUNE['ffsb_threads']}" for mix in FILEBENCH_MIXES
+)
+
 # Checked now, so a disk that cannot hold the block groups stops the run before any work.
 try:
     ext4tune.blocks_per_group(
@@ -50,6 +59,7 @@ rule ext4tune_aging_trace:
         workloads("ext4tune/aging.iotrace"),
     log:
         workloads("logs/ext4tune-aging-trace.log"),
+    localrule: True
     params:
         python=PYTHON,
         seed=config["seed"],
@@ -82,6 +92,11 @@ use rule guest_job as ext4tune_bench with:
     wildcard_constraints:
         config="|".join(EXT4TUNE["configurations"]),
         rep=r"\d+",
+    # Its guests idle in IOzone's and filebench's fixed sleeps (QEMU's CPU: 58 % of a host
+    # core): three at once on two cores finish the most runs per minute, a fifth more than
+    # two (docs/measurements.md, "Where a guest's time goes, and three guests on two cores").
+    resources:
+        **guest_resources(busy_percent=66),
     params:
         **guest_job_args(
             "{mkfs} {mount} $(realpath {input.trace}) {seed} {sizes}"
@@ -121,6 +136,7 @@ rule ext4tune_tables:
         results("logs/ext4tune-tables.log"),
     benchmark:
         results("benchmarks/ext4tune_tables.tsv")
+    localrule: True
     params:
         python=PYTHON,
         runs=lambda w: " ".join(

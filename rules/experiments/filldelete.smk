@@ -3,6 +3,45 @@
 # target (free-space.csv beside the table, config filldelete.hole_limit_kib).
 from mobifrag.workflow import free_space_targets
 
+# The ext4 inodes of the fill/delete disks: the fill makes about as many files at every
+# scale (mobifrag/workloads/filldelete.py), more than mke2fs gives a 1 GiB disk.
+filldelete_inodes = lambda scale: scale_params(scale)["filldelete"].get("ext4_inodes")
+filldelete_mkfs = lambda fs, scale: mkfs_options(
+    fs,
+    *(
+        [f"-N {filldelete_inodes(scale)}"]
+        if fs == "ext4" and filldelete_inodes(scale)
+        else []
+    ),
+)
+
+# The filled disk a level's replay starts from; none for a level of 0 % (Low, pristine:
+# the replay makes a fresh file system).
+filldelete_filled_disk = lambda wildcards: (
+    []
+    if config["filldelete"]["levels"][wildcards.level] == 0
+    else platform_runs("filldelete/{fs}/filled").format(**wildcards)
+)
+
+# One level's replay of one app, below the platform's runs.
+FILLDELETE_RUN = "filldelete/{fs}/{level}-{app}"
+
+# Label → snapshot of the app's files after aging to each level (TMC Fig. 7).
+filldelete_runs = lambda wildcards: {
+    f"level={level},app={app},package={app_package(app)}": on_platform(
+        f"{FILLDELETE_RUN}/snapshots/01-{app}", wildcards, level=level, app=app
+    )
+    for level in scale_params(wildcards.scale)["filldelete"]["levels"]
+    for app in config["filldelete"]["apps"]
+}
+
+# (level, app, run folder) of every level's replay: its 00-aging trace ages the disk.
+filldelete_aged_runs = lambda wildcards: [
+    (level, app, on_platform(FILLDELETE_RUN, wildcards, level=level, app=app))
+    for level in scale_params(wildcards.scale)["filldelete"]["levels"]
+    for app in config["filldelete"]["apps"]
+]
+
 
 rule filldelete_fill_trace:
     output:
@@ -10,6 +49,7 @@ rule filldelete_fill_trace:
     log:
         workloads("logs/filldelete-fill-trace.log"),
     priority: LONG_CHAIN
+    localrule: True
     params:
         python=PYTHON,
         seed=config["seed"],
@@ -58,6 +98,7 @@ rule filldelete_traces:
     log:
         workloads("logs/filldelete-traces-{level}-{app}.log"),
     priority: LONG_CHAIN
+    localrule: True
     params:
         python=PYTHON,
         seed=config["seed"],
@@ -126,6 +167,7 @@ rule filldelete_free_space:
         results("filldelete/{fs}/free-space.csv"),
     log:
         results("logs/filldelete-{fs}-free-space.log"),
+    localrule: True
     params:
         python=PYTHON,
         states=lambda w: " ".join(
@@ -153,6 +195,7 @@ rule filldelete_tables:
         results("filldelete/{fs}/dof.csv"),
     log:
         results("logs/filldelete-{fs}-tables.log"),
+    localrule: True
     params:
         python=PYTHON,
         runs=lambda w: run_labels(filldelete_runs(w)),

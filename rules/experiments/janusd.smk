@@ -9,7 +9,91 @@
 #   ftl-{method}.json, .dop.csv  each method's trace through ftl-sim after the appends'
 #                                trace (uncounted), map cache drained; DoF_P after it
 #   ftl-append.dop.csv           DoF_P of the files as the appends left them
+from collections import namedtuple
+
 # janusd: the e4defrag runs' folders each method replays from.
+JANUSD_RUN = "treat/e4defrag/{level}/threads-{threads}"
+JANUSD_WILDCARDS = {"level": "low|moderate|high|full", "threads": r"\d+"}
+# janusd's own guest job runs on the treatments' file system, as their e4defrag runs do.
+JANUSD_FS = config["treat"]["filesystem"]
+
+# Per replayed method: its trace (format, path below the run folder), the layout whose
+# DoF_P is measured after it, and whether the appends' trace is replayed first (uncounted).
+JanusdReplay = namedtuple("JanusdReplay", "format trace layout after_appends")
+JANUSD_REPLAYS = {
+    "append": JanusdReplay("blktrace", "blktrace-append", "run/snapshot", False),
+    "e4defrag": JanusdReplay("blktrace", "blktrace", "run/after", True),
+    "janusdl": JanusdReplay("csv", "janusdl/janusdl.csv", "janusdl/after", True),
+    "janusd": JanusdReplay("csv", "janusdp/janusd.csv", "janusdl/after", True),
+}
+
+# What the e4defrag guest job wrote (the rest of a replay's paths are janusd's own).
+JANUSD_PLATFORM_PARTS = {"run", "blktrace", "blktrace-append"}
+
+# A path below one e4defrag run's folder: the platform's run for what its guest job
+# wrote, the device's results for janusd's outputs.
+janusd_path = lambda w, relative: (
+    f"{on_platform(JANUSD_RUN, w)}/{relative}"
+    if Path(relative).parts[0] in JANUSD_PLATFORM_PARTS
+    else f"{results(JANUSD_RUN).format(**w)}/{relative}"
+)
+
+# Trace, layout and preconditioning trace of one method's replay.
+janusd_replay_paths = lambda w: {
+    "trace": janusd_path(w, JANUSD_REPLAYS[w.method].trace),
+    "extents": janusd_path(w, f"{JANUSD_REPLAYS[w.method].layout}/extents.tsv"),
+    "precondition": (
+        f"--precondition-trace {janusd_path(w, 'blktrace-append')}"
+        if JANUSD_REPLAYS[w.method].after_appends
+        else ""
+    ),
+}
+
+# The folders the replay reads: outputs of other rules, which are folders.
+janusd_replay_inputs = lambda w: sorted(
+    janusd_path(w, top)
+    for top in {
+        Path(JANUSD_REPLAYS[w.method].trace).parts[0],
+        Path(JANUSD_REPLAYS[w.method].layout).parts[0],
+        "blktrace-append",
+    }
+)
+
+# The wildcards of one e4defrag run (level, threads) beside the table's.
+e4defrag_run = lambda w, level, threads: dict(w.items(), level=level, threads=threads)
+
+# Label → the e4defrag run's snapshot and the DoF_P of its files (janusd Fig. 6).
+dof_lp_runs = lambda w: {
+    f"level={level},threads={n}": (
+        janusd_path(e4defrag_run(w, level, n), "run/snapshot"),
+        janusd_path(e4defrag_run(w, level, n), "ftl-append.dop.csv"),
+    )
+    for level in scale_params(w.scale)["treat"]["levels"]
+    for n in scale_params(w.scale)["treat"]["defrag_threads"]
+}
+
+# janusd's recurring defragmentation.
+RECURRING = "janusd/recurring"
+
+# Label → the replayed defragmentations of each interval.
+recurring_runs = lambda w: {
+    f"interval_days={n}": results(f"{RECURRING}/every-{n}d/defrags").format(
+        device=w.device, scale=w.scale
+    )
+    for n in config["janusd"]["recurring_intervals"]
+}
+
+# Label → the guest job's folder of each interval (its snapshots around each e4defrag
+# run, defrag/day-NN/{before,after}/).
+recurring_guest_runs = lambda w: {
+    f"interval_days={n}": on_platform(f"{RECURRING}/every-{n}d/run", w)
+    for n in config["janusd"]["recurring_intervals"]
+}
+
+# The packages of `janusd.recurring_apps`, whose launches and files the tables follow.
+recurring_packages = lambda: " ".join(
+    app_package(a) for a in config["janusd"]["recurring_apps"]
+)
 
 
 rule janusd_e4defrag_csv:
@@ -39,6 +123,7 @@ rule janusd_logical:
         results("logs/janusd-logical-{level}-{threads}.log"),
     wildcard_constraints:
         **JANUSD_WILDCARDS,
+    localrule: True
     params:
         python=PYTHON,
     shell:
@@ -57,6 +142,7 @@ rule janusd_physical:
         results("logs/janusd-physical-{level}-{threads}.log"),
     wildcard_constraints:
         **JANUSD_WILDCARDS,
+    localrule: True
     params:
         python=PYTHON,
         threshold=config["janusd"]["dof_p_threshold"],
@@ -107,6 +193,7 @@ rule janusd_recurring_traces:
     log:
         workloads("logs/janusd-recurring-traces.log"),
     priority: LONG_CHAIN
+    localrule: True
     params:
         python=PYTHON,
         models=config["autoage"]["models"],
@@ -139,8 +226,8 @@ use rule guest_job as janusd_recurring with:
     params:
         **guest_job_args(
             "{fs} {mkfs} $(realpath {input.traces}) {seed} {wildcards.interval}",
-            fs=TREAT_FS,
-            mkfs=TREAT_MKFS,
+            fs=JANUSD_FS,
+            mkfs=mkfs_options(JANUSD_FS),
             seed=config["seed"],
         ),
         disk_mib=lambda w: scale_params(w.scale)["autoage"]["disk_mib"],
@@ -192,6 +279,7 @@ rule janusd_recurring_table:
         launch=results(f"{RECURRING}/launch.csv"),
     log:
         results("logs/janusd-recurring-table.log"),
+    localrule: True
     params:
         python=PYTHON,
         runs=lambda w: run_labels(recurring_runs(w)),
@@ -208,6 +296,7 @@ rule janusd_recurring_dof_table:
         results(f"{RECURRING}/dof.csv"),
     log:
         results("logs/janusd-recurring-dof-table.log"),
+    localrule: True
     params:
         python=PYTHON,
         runs=lambda w: run_labels(recurring_guest_runs(w)),
@@ -229,6 +318,7 @@ rule janusd_dof_lp_table:
         results("treat/janusd/dof-lp.csv"),
     log:
         results("logs/janusd-dof-lp-table.log"),
+    localrule: True
     params:
         python=PYTHON,
         runs=lambda w: " ".join(

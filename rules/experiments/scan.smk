@@ -3,12 +3,35 @@
 # repeated (config `repeated`), each repetition on a fresh guest with its own seed.
 from mobifrag.workflow.free_space_targets import ext4_reserved_bytes
 
+# One repetition's scan run, below the platform's runs.
+scan_run = lambda w, rep: f"scan/{w.fs}/rep-{rep}"
+
+# Repetition → the folder of that repetition's scan run.
+scan_runs = lambda w: {
+    rep: on_platform(scan_run(w, rep), w) for rep in repetitions(w.scale, "scan")
+}
+
+# The cold reads of the scanned file: one phase per hole size (holes-<KiB>k, rule
+# scan_traces) and the pristine file.
+scan_phases = lambda scale: [
+    *(f"holes-{kib:06d}k" for kib in scale_params(scale)["scan"]["hole_kib"]),
+    "pristine",
+]
+
+# (repetition, phase) → the replay summary of one cold read of the scanned file.
+scan_models = lambda w: {
+    (rep, phase): phase_summary(w, scan_run(w, rep), phase)
+    for rep in repetitions(w.scale, "scan")
+    for phase in scan_phases(w.scale)
+}
+
 
 rule scan_traces:
     output:
         directory(workloads("scan/traces")),
     log:
         workloads("logs/scan-traces.log"),
+    localrule: True
     params:
         python=PYTHON,
         seed=config["seed"],
@@ -71,6 +94,7 @@ rule scan_tables:
         fit=results("scan/{fs}/fit.csv"),
     log:
         results("logs/scan-{fs}-tables.log"),
+    localrule: True
     params:
         python=PYTHON,
         runs=lambda w: run_labels(scan_runs(w)),

@@ -30,6 +30,7 @@ rule treat_aging_trace:
         workloads("logs/treat-aging-{level}.log"),
     wildcard_constraints:
         level="low|moderate|high|full",
+    localrule: True
     params:
         python=PYTHON,
         seed=config["seed"],
@@ -81,6 +82,7 @@ rule treat_free_space:
         platform_runs("treat/aged/free-space.csv"),
     log:
         platform_runs("logs/treat-free-space.log"),
+    localrule: True
     params:
         python=PYTHON,
         states=lambda w, input: " ".join(
@@ -120,6 +122,11 @@ use rule guest_job as treat_prealloc with:
         level="low|moderate|high|full",
         threads=r"\d+",
         kib=r"\d+",
+    # Its guests sleep in fsync round trips of a few small appends: half a host core
+    # each, two to a core (docs/measurements.md, "One busy guest per core, the greedy job
+    # selector, long chains first").
+    resources:
+        **guest_resources(busy_percent=50),
     params:
         **guest_job_args(
             "{fs} {wildcards.threads} {record} {file} {unit}",
@@ -153,6 +160,11 @@ use rule guest_job as treat_e4defrag with:
     wildcard_constraints:
         level="low|moderate|high|full",
         threads=r"\d+",
+    # Its guests sleep in fsync round trips of a few small appends: half a host core
+    # each, two to a core (docs/measurements.md, "One busy guest per core, the greedy job
+    # selector, long chains first").
+    resources:
+        **guest_resources(busy_percent=50),
     params:
         **guest_job_args(
             "{fs} {wildcards.threads} {record} {file} 0 defrag",
@@ -178,6 +190,7 @@ rule treat_journal_traces:
         workloads("logs/treat-journal-traces-{mode}.log"),
     wildcard_constraints:
         mode="delete|truncate|persist|wal",
+    localrule: True
     params:
         python=PYTHON,
         threads=lambda w: " ".join(map(str, treat_params(w.scale)["journal_threads"])),
@@ -222,6 +235,7 @@ rule treat_sqlite_prealloc_trace:
         workloads("logs/treat-sqlite-prealloc-trace-{app}.log"),
     wildcard_constraints:
         app="[a-z]+",
+    localrule: True
     params:
         python=PYTHON,
         seed=config["seed"],
@@ -272,6 +286,7 @@ rule treat_prealloc_table:
         free_space=results("treat/free-space.csv"),
     log:
         results("logs/treat-prealloc-table.log"),
+    localrule: True
     params:
         python=PYTHON,
         runs=lambda w: run_labels(
@@ -295,6 +310,7 @@ rule treat_e4defrag_table:
         results("treat/e4defrag/dof.csv"),
     log:
         results("logs/treat-e4defrag-table.log"),
+    localrule: True
     params:
         python=PYTHON,
         runs=lambda w: run_labels(
@@ -317,6 +333,7 @@ rule treat_e4defrag_flash_table:
         results("treat/e4defrag/flash-writes.csv"),
     log:
         results("logs/treat-e4defrag-flash-table.log"),
+    localrule: True
     params:
         python=PYTHON,
         runs=lambda w: run_labels(
@@ -337,6 +354,7 @@ rule treat_journal_table:
         results("treat/journal/dof.csv"),
     log:
         results("logs/treat-journal-table.log"),
+    localrule: True
     params:
         python=PYTHON,
         runs=lambda w: run_labels(
@@ -361,6 +379,7 @@ rule treat_sqlite_prealloc_tables:
         summary=results("treat/sqlite-prealloc/summary.csv"),
     log:
         results("logs/treat-sqlite-prealloc-tables.log"),
+    localrule: True
     params:
         python=PYTHON,
         runs=lambda w: run_labels(

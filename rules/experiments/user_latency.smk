@@ -1,6 +1,6 @@
 # User-perceived latencies (TMC §5.2, Figs. 10–12): app launch, app install and SQLite
 # queries on three aged states. Parameters: `user_latency` and each scale's
-# `user_latency` in config/config.yaml. Paths under results/workloads/{scale}/user-latency/ (traces,
+# `user_latency` in config/experiments/user_latency.yaml. Paths under results/workloads/{scale}/user-latency/ (traces,
 # tiles), results/platform/{platform}/{scale}/user-latency/ (aged images, runs) and
 # results/{device}/{scale}/user-latency/ (the table):
 #   aging/{state}.iotrace, aged/{state}/        the No / Moderate / Severe images (kept
@@ -31,6 +31,30 @@ for name, preset in config["scales"].items():
         )
 ul_dir = lambda w: on_platform("user-latency", w)
 
+# (state, rep) → the run's folder below the platform's runs: each aged state's runs,
+# repeated on a phone only (config `repeated_on_hardware`).
+user_latency_run_folders = lambda w: {
+    (state, str(rep)): f"user-latency/{state}/rep-{rep}/run"
+    for state in ul_states(w.scale)
+    for rep in repetitions(w.scale, "user-latency", w.device)
+}
+user_latency_runs = lambda w: {
+    key: on_platform(run, w) for key, run in user_latency_run_folders(w).items()
+}
+
+# The phases of a state's run (jobs/user-latency.sh: install-<app>, launch-<app>, sqlite).
+UL_PHASES = [
+    *(f"{step}-{app}" for step in ("install", "launch") for app in UL["apps"]),
+    "sqlite",
+]
+
+# (state, rep, phase) → the replay summary of that phase of the state's run.
+user_latency_models = lambda w: {
+    (state, rep, phase): phase_summary(w, run, phase)
+    for (state, rep), run in user_latency_run_folders(w).items()
+    for phase in UL_PHASES
+}
+
 
 # An app's scenario model: TMC Table 3's, or one the config names (the game).
 ul_model = lambda app: UL["models"].get(
@@ -45,6 +69,7 @@ rule user_latency_aging_trace:
         workloads("logs/user-latency-aging-{state}.log"),
     wildcard_constraints:
         state=UL_STATES,
+    localrule: True
     params:
         python=PYTHON,
         seed=config["seed"],
@@ -102,6 +127,7 @@ rule user_latency_free_space:
         platform_runs("user-latency/aged/free-space.csv"),
     log:
         platform_runs("logs/user-latency-free-space.log"),
+    localrule: True
     params:
         python=PYTHON,
         states=lambda w, input: " ".join(
@@ -126,6 +152,7 @@ rule user_latency_install_traces:
         directory(workloads("user-latency/install")),
     log:
         workloads("logs/user-latency-install-traces.log"),
+    localrule: True
     params:
         python=PYTHON,
         seed=config["seed"],
@@ -144,6 +171,7 @@ rule user_latency_tile_db:
         workloads("user-latency/tiles/mirth_cache.db"),
     log:
         workloads("logs/user-latency-tile-db.log"),
+    localrule: True
     params:
         python=PYTHON,
         seed=config["seed"],
@@ -194,6 +222,7 @@ rule user_latency_table:
         free_space=results("user-latency/free-space.csv"),
     log:
         results("logs/user-latency-table.log"),
+    localrule: True
     params:
         python=PYTHON,
         runs=lambda w: " ".join(

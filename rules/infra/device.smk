@@ -72,6 +72,7 @@ rule busybox_arm64:
         BUSYBOX_ARM64,
     log:
         "build/logs/busybox-arm64.log",
+    localrule: True
     shell:
         "tmp=$(mktemp -d) && (cd $tmp && apt-get download busybox-static:arm64) > {log} 2>&1"
         " && dpkg-deb -x $tmp/busybox-static_*_arm64.deb $tmp/root"
@@ -90,6 +91,7 @@ rule ramdisk_missing:
         RAMDISK_MISSING,
     log:
         "build/device/{device}/ramdisk-missing.log",
+    localrule: True
     shell:
         "echo 'device {wildcards.device}: the boot image needs the Android ramdisk.img of"
         " the board: set MOBIFRAG_RAMDISK or platform.boot.ramdisk (docs/hikey960.md)'"
@@ -112,6 +114,7 @@ rule boot_image:
         "build/device/{device}/boot.img",
     log:
         "build/device/{device}/mkbootimg.log",
+    localrule: True
     params:
         args=mkbootimg_args,
     shell:

@@ -18,6 +18,7 @@ rule figure_stamp:
         results("figure-stamp.json"),
     log:
         results("logs/figure-stamp.log"),
+    localrule: True
     params:
         python=PYTHON,
         config=lambda w: json.dumps(
@@ -35,6 +36,7 @@ rule figure:
         theme="paper-figures/theme.R",
         stamp=results("figure-stamp.json"),
         claims="config/claims.yaml",
+        experiment_claims=EXPERIMENT_CLAIMS,
         tables=figure_tables,
         claim_tables=figure_claim_tables,
         code=python_sources("mobifrag.report.provenance")
@@ -51,6 +53,7 @@ rule figure:
         results("logs/figure-{stem}.log"),
     wildcard_constraints:
         stem="|".join(FIGURE_REGISTRY),
+    localrule: True
     params:
         python=PYTHON,
         caption=lambda w: FIGURE_REGISTRY[w.stem]["caption"],

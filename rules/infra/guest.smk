@@ -6,7 +6,9 @@
 # log, benchmark and params: disk_mib, runner (extra runner options, e.g. --keep-disk),
 # cpus (the experiment's vCPUs, experiment_cpus("<experiment>"), config guest_cpus),
 # **guest_job_args(template, **values) (the job script's arguments), and `then`
-# (a shell step after the job, e.g. moving a trace out of the run).
+# (a shell step after the job, e.g. moving a trace out of the run); and, where its guest
+# keeps less than a whole host core busy, resources: **guest_resources(busy_percent=N)
+# with the percent it measured (rules/common/guest.smk).
 # retries: a failed guest job runs once more on a fresh guest and disk (the runner starts
 # from an empty staging folder); every derived job inherits it. On a cluster this covers
 # a node lost mid-job or a guest that died under load; a job that fails twice stays failed.
@@ -20,10 +22,7 @@ rule guest_job:
     retries: 1
     threads: guest_cpus
     resources:
-        mem_mb=guest_mem_mb,
-        adb_jobs=guest_adb_jobs,
-        host_load=guest_host_load,
-        runtime=guest_runtime_min,
+        **guest_resources(),
     params:
         python=PYTHON,
         device=job_device,

@@ -18,5 +18,6 @@ rule iozone_fetch:
         IOZONE,
     log:
         "build/iozone/fetch.log",
+    localrule: True
     shell:
         "benchmarks/iozone/fetch.sh build/iozone > {log} 2>&1"

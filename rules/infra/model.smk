@@ -24,8 +24,6 @@
 import re
 from pathlib import Path
 
-FTL_SIM = "ftl-sim/target/release/ftl-sim"
-
 FTL_TOKENS = {
     r"cache(\d+)k": lambda m: ["--cache-bytes", str(int(m.group(1)) * 1024)],
     r"(tpage|entry)": lambda m: ["--cache-mode", m.group(1)],

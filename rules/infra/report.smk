@@ -6,6 +6,7 @@
 rule claims:
     input:
         claims="config/claims.yaml",
+        experiment_claims=EXPERIMENT_CLAIMS,
         schema="config/claims.schema.yaml",
         tables=claim_tables,
         code=python_sources("mobifrag.report.claims"),
@@ -14,6 +15,7 @@ rule claims:
         csv=results("claims.csv"),
     log:
         results("logs/claims.log"),
+    localrule: True
     params:
         python=PYTHON,
         platform=lambda w: device_profile(w.device)["platform"]["type"],
@@ -28,6 +30,7 @@ rule claims:
 rule check:
     input:
         claims="config/claims.yaml",
+        experiment_claims=EXPERIMENT_CLAIMS,
         schema="config/claims.schema.yaml",
         tables=check_tables,
         code=python_sources("mobifrag.report.claims"),
@@ -38,6 +41,7 @@ rule check:
         results("logs/check-{check}.log"),
     wildcard_constraints:
         check="|".join(CHECKS),
+    localrule: True
     params:
         python=PYTHON,
         run=lambda w: RESULTS.format(device=w.device, scale=w.scale),
@@ -63,9 +67,13 @@ rule provenance:
         report(results("provenance.json"), category="Provenance"),
     log:
         results("logs/provenance.log"),
+    localrule: True
     params:
         python=PYTHON,
-        config=lambda w: json.dumps({**config, "device": w.device, "scale": w.scale}),
+        # keys sorted: the record does not change with the file a key is kept in
+        config=lambda w: json.dumps(
+            {**config, "device": w.device, "scale": w.scale}, sort_keys=True
+        ),
         own_kernel=lambda w: json.dumps(
             {
                 "built": False,
@@ -106,6 +114,7 @@ rule claims_chart:
         results("benchmarks/claims_chart-{paper}.tsv")
     wildcard_constraints:
         paper="|".join(CHART_PAPERS),
+    localrule: True
     params:
         python=PYTHON,
     shell:
@@ -124,12 +133,14 @@ rule report_html:
     input:
         claims=results("claims.csv"),
         claims_file="config/claims.yaml",
+        experiment_claims=EXPERIMENT_CLAIMS,
         provenance=results("provenance.json"),
         charts=expand(
             results("claims-chart-{paper}.png"), paper=CHART_PAPERS, allow_missing=True
         ),
         reference=reference_verdicts,
         registry="paper-figures/registry.yaml",
+        experiment_figures=EXPERIMENT_FIGURES,
         figures=lambda w: [
             path for path in study_figures(w.device, w.scale) if path.endswith(".png")
         ],
@@ -141,6 +152,7 @@ rule report_html:
         results("logs/report-html.log"),
     benchmark:
         results("benchmarks/report_html.tsv")
+    localrule: True
     params:
         python=PYTHON,
         charts=lambda w, input: " ".join(f"--chart {path}" for path in input.charts),
