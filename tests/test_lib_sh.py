@@ -185,52 +185,68 @@ def test_a_marker_of_another_boot_is_refused():
     assert done.returncode != 0 and NOT_GUEST in done.stderr
 
 
-# --- trace_stop: blktrace's log kept, its failure the job's -------------------------------
+# --- trace_start and trace_stop: blktrace's log kept, its failure the job's ---------------
 
-# blktrace's own stand-in: it ends on SIGINT with the given status, as blktrace ends
-# (0 once it has written its summary, 1 when it could not trace)
-BLKTRACE_STANDIN = (
-    "import pathlib, signal, sys, time\n"
-    "signal.signal(signal.SIGINT, lambda *_: sys.exit(int(sys.argv[1])))\n"
-    "pathlib.Path('ready').touch()\n"
-    "time.sleep(60)\n"
-)
+# blktrace's stand-in on PATH: it arms by creating its per-CPU file in the folder of -D,
+# then ends on SIGINT with its summary and the status BLKTRACE_STATUS, as blktrace ends
+# (0 once it has written its summary, 1 when it could not trace); BLKTRACE_STATUS=never
+# makes one that exits at once without arming.
+BLKTRACE_STANDIN = f"""#!{sys.executable}
+import os, pathlib, signal, sys, time
+status = os.environ["BLKTRACE_STATUS"]
+if status == "never":
+    sys.exit("cannot open /dev/vdb")
+def stop(*_):
+    print("Total: 12 events (dropped 0), 1 KiB data")
+    sys.exit(int(status))
+signal.signal(signal.SIGINT, stop)  # a background job of sh starts with SIGINT ignored
+pathlib.Path(sys.argv[sys.argv.index("-D") + 1], "trace.blktrace.0").touch()
+time.sleep(60)
+"""
 
 
-def trace_stop(tmp_path, status):
-    """trace_stop of a phase whose blktrace ends with `status` on SIGINT, in sh."""
-    out = tmp_path / "out"
+def traced_phase(tmp_path, status):
+    """trace_start then trace_stop of one phase with the stand-in blktrace, in sh."""
+    out, tools = tmp_path / "out", tmp_path / "bin"
     out.mkdir()
+    tools.mkdir()
+    (tools / "blktrace").write_text(BLKTRACE_STANDIN)
+    (tools / "blktrace").chmod(0o755)
     script = f"""
-TMPDIR={tmp_path}
+TMPDIR={tmp_path} MOBIFRAG_DISK=/dev/vdb
 . "{LIB}"
-mkdir -p "$TMPDIR/blktrace/phase"
-echo "Total: 12 events (dropped 0), 1 KiB data" > "$TMPDIR/blktrace/phase.log"
-: > "$TMPDIR/blktrace/phase/trace.blktrace.0"
-"{sys.executable}" -c "$STANDIN" {status} &
-BLKTRACE_PID=$!
-while [ ! -e ready ]; do sleep 0.05; done
+trace_start phase
+echo armed
 trace_stop phase
 echo stopped
 """
-    env = {"PATH": os.environ["PATH"], "STANDIN": BLKTRACE_STANDIN}
+    env = {"PATH": f"{tools}:{os.environ['PATH']}", "BLKTRACE_STATUS": str(status)}
     run = subprocess.run(
         ["sh", "-c", script], cwd=out, env=env, capture_output=True, text=True, timeout=60
     )
     return run, out / "blktrace" / "phase"
 
 
-def test_trace_stop_keeps_blktraces_log_with_the_trace_files(tmp_path):
-    run, phase = trace_stop(tmp_path, 0)
+def test_a_traced_phase_keeps_blktraces_log_with_the_trace_files(tmp_path):
+    run, phase = traced_phase(tmp_path, 0)
     assert run.returncode == 0 and "stopped" in run.stdout, run.stderr
     assert (phase / "trace.blktrace.0").is_file()
     assert "dropped 0" in (phase / "blktrace.log").read_text()
+    assert not list((tmp_path / "blktrace" / "phase").iterdir())  # moved, not copied
 
 
 def test_trace_stop_fails_the_job_when_blktrace_failed(tmp_path):
-    run, phase = trace_stop(tmp_path, 1)
-    assert run.returncode != 0 and "stopped" not in run.stdout
+    run, phase = traced_phase(tmp_path, 1)
+    assert "armed" in run.stdout and "stopped" not in run.stdout
+    assert run.returncode != 0
     assert "blktrace of phase exited with status 1 (its log: blktrace/phase/blktrace.log)" in (
         run.stderr
     )
     assert (phase / "blktrace.log").is_file()
+
+
+def test_trace_start_fails_the_job_when_blktrace_never_arms(tmp_path):
+    run, phase = traced_phase(tmp_path, "never")
+    assert run.returncode != 0 and "armed" not in run.stdout
+    assert "blktrace did not start (its log: blktrace/phase/blktrace.log)" in run.stderr
+    assert "cannot open /dev/vdb" in run.stderr
