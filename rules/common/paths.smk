@@ -10,6 +10,7 @@ import yaml
 from mobifrag.platform.run import PlatformError, runner_of
 from mobifrag.workflow.profiles import ProfileError, load_device
 from mobifrag.workflow.sources import module_sources
+from mobifrag.workflow.yaml_file import read_mapping
 from mobifrag.workflow.stages import (
     FIGURES,
     GUEST_JOB_BASE,
@@ -200,12 +201,15 @@ def repetition_seed(scale, rep):
     return seed
 
 
+@functools.cache
 def app_package(app):
-    """The Android package of an app model (traces/scenarios/<app>.yaml)."""
+    """The Android package of an app model (traces/scenarios/<app>.yaml), read once per
+    app: the models are large, and the plan asks for each about ten times (reading them
+    every time was two thirds of a dry run's 24 s)."""
     model = Path(workflow.basedir, config["autoage"]["models"], f"{app}.yaml")
     if not model.is_file():
         raise WorkflowError(f"config: no scenario model {model} for app {app!r}")
-    return yaml.safe_load(model.read_text())["package"]
+    return read_mapping(model, WorkflowError)["package"]
 
 
 def app_size_scale(disk_mib):
