@@ -1,6 +1,7 @@
 """The generated Markdown pages' templates (mobifrag/report/page_templates.py)."""
 
 import re
+import subprocess
 
 import pytest
 from jinja2 import UndefinedError
@@ -32,6 +33,16 @@ def test_a_missing_variable_of_an_included_template_names_both():
 def test_every_template_in_the_folder_is_found_by_the_loader():
     on_disk = sorted(p.name for p in FOLDER.glob(f"*{page_templates.SUFFIX}"))
     assert on_disk and page_templates.environment().list_templates() == on_disk
+
+
+def test_every_template_is_tracked_so_the_release_archive_carries_it():
+    # `make dist` archives what git tracks (mobifrag/release.py); a template left
+    # untracked would render here and be missing from the deposited archive.
+    tracked = subprocess.run(
+        ["git", "ls-files", str(FOLDER)], cwd=REPO, capture_output=True, text=True, check=True
+    ).stdout.split()
+    names = sorted(path.rsplit("/", 1)[-1] for path in tracked)
+    assert names == page_templates.environment().list_templates()
 
 
 def test_markdown_is_written_unescaped():
