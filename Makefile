@@ -64,6 +64,9 @@ bootstrap:
 
 # Every pinned outside input (FlashSim, filebench, IOzone, Mobibench's traces) can be had,
 # checked before the first job: a missing one is named with its checksum in seconds.
+# reproduce, check, stability and test run it before bootstrap (its fetches need only
+# bash, git, apt-get, dpkg-deb and coreutils, which a bare Debian 12 has), so a machine
+# without them stops in seconds, not after the venv's minutes.
 preflight:
 	@scripts/preflight.sh
 
@@ -85,7 +88,7 @@ cores:
 
 # When a job fails, the claims are still judged from the tables that exist
 # (mobifrag/report/partial.py), and the exit status stays Snakemake's.
-reproduce: cores bootstrap preflight
+reproduce: cores preflight bootstrap
 	@status=0; start=$$(date +%s); \
 	$(SNAKEMAKE) all --config device=$(DEVICE) scale=$(SCALE) || status=$$?; \
 	if [ $$status -ne 0 ]; then python -m mobifrag.report.partial \
@@ -96,7 +99,7 @@ reproduce: cores bootstrap preflight
 # The study twice, the second time as the scale <SCALE>-again (a copy of the preset, so
 # every workload, guest run and table is made anew), then every verdict that differs.
 STABILITY := results/$(DEVICE)/stability-$(SCALE)
-stability: cores bootstrap preflight
+stability: cores preflight bootstrap
 	python -m mobifrag.report.stability prepare --scale $(SCALE) --out $(STABILITY).yaml
 	$(SNAKEMAKE) all \
 	    --config device=$(DEVICE) scale=$(SCALE)
@@ -113,14 +116,14 @@ compare: bootstrap
 	    --reference docs/reference/$(DEVICE)-$(SCALE).csv \
 	    --markdown results/$(DEVICE)/$(SCALE)/compare.md$(if $(STRICT), --strict)
 
-check: cores bootstrap preflight
+check: cores preflight bootstrap
 	@checks="$$(python -m mobifrag.report.claims --list-checks)" || exit 2; \
 	grep -qx -- '$(CHECK)' <<< "$$checks" || { \
 	    echo "make: no check CHECK=$(CHECK); the checks are:" $$checks >&2; exit 2; }
 	$(SNAKEMAKE) results/$(DEVICE)/$(SCALE)/checks/$(CHECK).md \
 	    --config device=$(DEVICE) scale=$(SCALE)
 
-test: bootstrap preflight
+test: preflight bootstrap
 	$(MAKE) -C agent test
 	@if [ -f ftl-sim/Cargo.toml ]; then cargo test --release --locked --manifest-path ftl-sim/Cargo.toml; fi
 	python -m pytest
