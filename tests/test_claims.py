@@ -19,6 +19,7 @@ from mobifrag.report.claims import (
     main,
     measure_outcome,
 )
+from mobifrag.report.reference import read_table
 from mobifrag.report.verdict import Band, BandError, band, bootstrap_interval, judge
 from mobifrag.workflow.study_config import load_config
 
@@ -411,6 +412,61 @@ def test_markdown_counts_by_paper_and_check_and_says_why_a_claim_missed(tmp_path
     )
     assert "- **ars-miss** (not measured): needs none.csv" in text
     assert "ars-mech**" not in text  # not evidence: listed apart, with its kind_reason
+
+
+def test_markdown_shows_each_miss_with_its_diagnosis_or_flags_it(tmp_path):
+    write_table(tmp_path, "rep,arm,x", ["1,b,3.9", "2,b,4.1"])
+    diagnosis = {"cause": "workload", "measured": "t.csv's x is 4.0,\n  twice the paper's"}
+    claims = [
+        one_claim(id="tmc-diagnosed", diagnosis=diagnosis),
+        one_claim(id="tmc-undiagnosed"),
+        one_claim(id="tmc-passes", paper_value=4.0, diagnosis=diagnosis),
+    ]
+    path = tmp_path / "claims.yaml"
+    path.write_text(yaml.safe_dump({"claims": claims}))
+    md, out = tmp_path / "claims.md", tmp_path / "claims.csv"
+    args = ["--claims", str(path), "--results", str(tmp_path), "--platform", "qemu"]
+    assert main([*args, "--markdown", str(md), "--csv", str(out)]) == 0
+    text = md.read_text()
+    misses = text[text.index("## Not reproduced, and why") :]
+    assert "| workload | 1 |" in squeezed(misses)
+    assert "| no diagnosis yet | 1 |" in squeezed(misses)
+    diagnosed = misses[misses.index("- **tmc-diagnosed**") : misses.index("- **tmc-undiagnosed**")]
+    assert "  - diagnosis (workload): t.csv's x is 4.0, twice the paper's\n" in diagnosed
+    assert "  - no diagnosis yet\n" in misses[misses.index("- **tmc-undiagnosed**") :]
+    assert "tmc-passes" not in misses  # reproduced: its diagnosis is not shown
+
+
+@pytest.mark.parametrize(
+    ("diagnosis", "message"),
+    [
+        ({"cause": "weather", "measured": "x"}, "'weather' is not one of"),
+        ({"cause": "model", "measured": "  "}, "does not match"),
+        ({"cause": "model"}, "'measured' is a required property"),
+    ],
+)
+def test_a_diagnosis_outside_the_schema_is_refused_naming_the_claim(tmp_path, diagnosis, message):
+    data = yaml.safe_load((REPO / "config" / "claims.yaml").read_text())
+    data["claims"][3]["diagnosis"] = diagnosis
+    path = tmp_path / "claims.yaml"
+    path.write_text(yaml.safe_dump(data, allow_unicode=True))
+    named = data["claims"][3]["id"]
+    with pytest.raises(ClaimsError, match=rf"claims/3/diagnosis.*{message}.*\(claim {named}\)"):
+        load_claims(path)
+
+
+def test_every_miss_of_the_reference_run_has_a_diagnosis():
+    # A new reference whose misses the claims file has not diagnosed fails here, naming them.
+    table = read_table(REPO / "docs" / "reference" / "emulator-emmc-quick.csv")
+    claims = {c["id"]: c for c in load_claims(REPO / "config" / "claims.yaml")}
+    missed = [
+        claim_id
+        for claim_id, row in table.rows.items()
+        if row["verdict"] == NOT_REPRODUCED and row.get("kind", "evidence") == "evidence"
+    ]
+    assert missed
+    undiagnosed = [i for i in missed if "diagnosis" not in claims.get(i, {})]
+    assert not undiagnosed, f"no diagnosis: {', '.join(undiagnosed)}"
 
 
 def test_every_shipped_claim_has_a_basis_and_a_band():

@@ -63,6 +63,22 @@ def test_a_claim_kept_in_an_experiments_file_gets_its_history_there(tmp_path):
         claims_lock.file_holding(shared, "example-two")
 
 
+def test_a_diagnosis_written_or_rewritten_decides_nothing(copy):
+    # A diagnosis says why a run missed; it may change after any run without a history
+    # entry, so the lock neither hashes it nor asks for one.
+    before = claims_lock.current_state(copy)
+    replace(
+        copy.claims,
+        f"  - id: {CLAIM}\n",
+        f"  - id: {CLAIM}\n    diagnosis:\n      cause: workload\n      measured: a first guess\n",
+    )
+    assert claims_lock.current_state(copy) == before
+    assert problems(copy, strict=True) == []
+    replace(copy.claims, "cause: workload", "cause: platform")
+    replace(copy.claims, "measured: a first guess", "measured: five writers' DoF 15.8")
+    assert problems(copy, strict=True) == []
+
+
 def test_a_band_changed_without_history_is_refused(copy):
     replace(copy.claims, "reproduced_if: {between: [3, 7]}", "reproduced_if: {between: [2, 7]}")
     found = problems(copy, strict=False)

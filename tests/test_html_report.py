@@ -328,6 +328,37 @@ def test_report_counts_by_paper_and_check_explains_misses_and_compares(fake_run,
     assert f'href="{table.resolve().as_uri()}"' in page and "too large to embed" in page
 
 
+def test_report_shows_a_miss_diagnosis_beside_it_and_counts_causes(fake_run, tmp_path):
+    root, run, figures = fake_run
+    data = yaml.safe_load((REPO / "config" / "claims.yaml").read_text())
+    for claim in data["claims"]:
+        claim.pop("diagnosis", None)
+        if claim["id"] == CLAIM_ROWS[0][0]:
+            claim["diagnosis"] = {"cause": "platform", "measured": "one host thread's <4> vCPUs"}
+    claims_file = tmp_path / "claims.yaml"
+    claims_file.write_text(yaml.safe_dump(data, allow_unicode=True))
+    page = report_html.render(
+        run / "claims.csv", claims_file, run / "provenance.json", [],
+        root / "registry.yaml", figures, run / "report.html",
+    )  # fmt: skip
+    miss = page[page.index(f'id="miss-{CLAIM_ROWS[0][0]}"') :]
+    miss = miss[: miss.index("</li>")]
+    assert "<b>diagnosis (platform):</b> one host thread&#x27;s &lt;4&gt; vCPUs" in miss
+    causes = page[page.index('id="misses-by-cause"') :]
+    causes = causes[: causes.index("</table>")]
+    assert '<tr><th>platform</th><td class="num">1</td></tr>' in causes
+    assert page.count('class="diagnosis') == 1  # inconclusive, not measured: none needed
+    # not reproduced without a diagnosis is flagged, not refused
+    data["claims"] = [{k: v for k, v in c.items() if k != "diagnosis"} for c in data["claims"]]
+    claims_file.write_text(yaml.safe_dump(data, allow_unicode=True))
+    page = report_html.render(
+        run / "claims.csv", claims_file, run / "provenance.json", [],
+        root / "registry.yaml", figures, run / "report.html",
+    )  # fmt: skip
+    assert '<div class="diagnosis undiagnosed">no diagnosis yet</div>' in page
+    assert '<tr><th>no diagnosis yet</th><td class="num">1</td></tr>' in page
+
+
 @pytest.mark.parametrize(("content", "what"), [(b"", "is empty"), (b"%PDF-1.4", "is not a PNG")])
 def test_a_figure_that_was_not_drawn_stops_the_report_naming_it(fake_run, content, what, capsys):
     root, run, figures = fake_run

@@ -21,7 +21,8 @@ import yaml
 from mobifrag.workflow.claim_tables import measure_tables
 from mobifrag.workflow.yaml_file import LOADER
 
-# The claim's own fields that decide its verdict (prose, figure and history do not).
+# The claim's own fields that decide its verdict (prose, figure, history and the
+# diagnosis of a miss do not: a diagnosis may be rewritten after any run).
 DECIDING_FIELDS = (
     "kind",
     "basis",

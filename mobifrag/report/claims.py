@@ -371,12 +371,28 @@ def misses(verdicts: list[Verdict]) -> list[str]:
         "",
         "Each evidence claim whose verdict is not reproduced: what the run measured against",
         "the band, or why it could not judge, and the claim's last recorded change",
-        "(`history:` in config/claims.yaml).",
+        "(`history:` in config/claims.yaml). Under each claim not reproduced, its",
+        "diagnosis (`diagnosis:` in the claims file): the cause and the measurement behind",
+        f'it, or "{reasons.UNDIAGNOSED}".',
         "",
+        *cause_counts(rows),
     ]
     for v, row in rows:
         lines.append(f"- **{v.claim['id']}** ({v.verdict}): {reasons.reason(row, v.claim)}")
+        found = reasons.diagnosis(row, v.claim)
+        if found:
+            lines.append(f"  - {reasons.diagnosis_text(found)}")
     return lines
+
+
+def cause_counts(rows: list[tuple[Verdict, dict]]) -> list[str]:
+    """A table of the claims not reproduced by their diagnosis's cause (none if no claim
+    was not reproduced)."""
+    found = [reasons.diagnosis(row, v.claim) for v, row in rows]
+    counts = reasons.by_cause([d for d in found if d])
+    if not counts:
+        return []
+    return [*markdown_table(("cause", "not reproduced"), counts.items()), ""]
 
 
 def verdict_text(v: Verdict) -> str:

@@ -6,8 +6,8 @@
         --figures paper-figures/D/S [--benchmarks DIR ...] --out results/D/S/report.html
 
 The page holds the claims summary (evidence claims by verdict, basis, paper and check),
-each claim not reproduced with the reason the run and the claims file give
-(mobifrag/report/reasons.py), the comparison with the reference run's verdicts
+each claim not reproduced with the reason the run and the claims file give and its
+diagnosis (mobifrag/report/reasons.py), the comparison with the reference run's verdicts
 (docs/reference/, --reference) where one is committed, the claims chart per paper
 (paper-figures/claims-chart.R), one row per claim linking to its figure and to the
 tables it reads, every figure of the registry with its caption and the claims it
@@ -160,13 +160,26 @@ def summary(all_rows: list[dict], checks: dict[str, list[dict]]) -> dict:
 
 
 def misses(rows: list[dict], claims: dict) -> list[dict]:
-    """Every evidence claim not reproduced, with its reason."""
+    """Every evidence claim not reproduced, with its reason and, for the verdict not
+    reproduced, its diagnosis (None otherwise)."""
     found = []
     for row in reasons.counted(rows):
-        why = reasons.reason(row, claims.get(row["id"]))
+        claim = claims.get(row["id"])
+        why = reasons.reason(row, claim)
         if why:
-            found.append({"id": row["id"], "verdict": row["verdict"], "why": why})
+            found.append(
+                {
+                    "id": row["id"],
+                    "verdict": row["verdict"],
+                    "why": why,
+                    "diagnosis": reasons.diagnosis(row, claim),
+                }
+            )
     return found
+
+
+def misses_by_cause(found: list[dict]) -> dict[str, int]:
+    return reasons.by_cause([m["diagnosis"] for m in found if m["diagnosis"]])
 
 
 def against_reference(rows: list[dict], ref: reference.Table | None, path: Path | None) -> dict:
@@ -350,6 +363,7 @@ def render(
         charts = [charts]
     stamp = figure_stamp(record, provenance_file)
     results = claims_csv.parent
+    missed = misses(rows, claims)
     return (
         environment()
         .get_template("report.html")
@@ -359,7 +373,9 @@ def render(
             made=datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
             figures=registry,
             summary=summary(rows, load_checks(claims_file)),
-            misses=misses(rows, claims),
+            misses=missed,
+            by_cause=misses_by_cause(missed),
+            undiagnosed=reasons.UNDIAGNOSED,
             reference=against_reference(rows, ref, reference_file),
             charts=drawn_charts(list(charts or [])),
             with_reference=ref is not None,

@@ -1,12 +1,14 @@
 """What a report says beside a claim that was not reproduced, and how it counts verdicts
 by paper and by check.
 
-A claim carries no field for why it missed: the reason shown is what the run itself
-says (the verdict's note: a regime not reached, a platform limit, a missing table), else
-where the measured interval lies against the band, followed by the claim's last
-`history:` entry (what was changed last, and why) from config/claims.yaml. Both the
-claims markdown (mobifrag/report/claims.py) and the HTML report (mobifrag/report/html.py)
-write these, from a claims.csv row and the claim.
+The reason shown is what the run itself says (the verdict's note: a regime not reached,
+a platform limit, a missing table), else where the measured interval lies against the
+band, followed by the claim's last `history:` entry (what was changed last, and why)
+from config/claims.yaml. A claim not reproduced also shows its `diagnosis:` (the cause's
+category and the measurement behind it), written in the claims file from an earlier
+run's tables; one without is flagged "no diagnosis yet" rather than failing the report,
+so a new miss is seen. Both the claims markdown (mobifrag/report/claims.py) and the HTML
+report (mobifrag/report/html.py) write these, from a claims.csv row and the claim.
 """
 
 from __future__ import annotations
@@ -20,6 +22,9 @@ from mobifrag.workflow.claim_tables import EVIDENCE, PAPERS
 OTHER = "other"
 # A verdict that needs no reason beside it.
 EXPLAINED_BY_ITSELF = {REPRODUCED, CALIBRATED}
+# The causes a diagnosis names (config/claims.schema.yaml), in the order counts list them.
+CAUSES = ("platform", "workload", "model", "patch", "statistic", "band")
+UNDIAGNOSED = "no diagnosis yet"
 
 
 def paper(claim_id: str) -> str:
@@ -93,6 +98,30 @@ def reason(row: dict, claim: dict | None) -> str:
         if change:
             parts.append(change)
     return "; ".join(parts)
+
+
+def diagnosis(row: dict, claim: dict | None) -> dict | None:
+    """The claim's diagnosis where its verdict is not reproduced (cause and measured,
+    cause UNDIAGNOSED when the claims file has none); None for any other verdict, whose
+    reason the run gives itself."""
+    if row.get("verdict") != NOT_REPRODUCED:
+        return None
+    found = (claim or {}).get("diagnosis")
+    if not found:
+        return {"cause": UNDIAGNOSED, "measured": ""}
+    return {"cause": found["cause"], "measured": " ".join(found["measured"].split())}
+
+
+def diagnosis_text(found: dict) -> str:
+    if found["cause"] == UNDIAGNOSED:
+        return UNDIAGNOSED
+    return f"diagnosis ({found['cause']}): {found['measured']}"
+
+
+def by_cause(diagnoses: list[dict]) -> dict[str, int]:
+    """Cause → how many misses name it, in CAUSES order, UNDIAGNOSED last; none absent."""
+    causes = [d["cause"] for d in diagnoses]
+    return {c: causes.count(c) for c in (*CAUSES, UNDIAGNOSED) if c in causes}
 
 
 def counted(rows: list[dict]) -> list[dict]:

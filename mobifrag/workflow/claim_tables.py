@@ -54,6 +54,17 @@ def with_experiment_claims(data: dict, own: dict, path: Path) -> dict:
     return merged
 
 
+def claim_named(data: dict, error: jsonschema.ValidationError) -> str:
+    """The suffix " (claim ID)" of a schema error inside a claim, since its index into
+    the merged list of claims names nothing a reader can find; '' otherwise."""
+    place = list(error.absolute_path)
+    if len(place) < 2 or place[0] != "claims" or not isinstance(place[1], int):
+        return ""
+    claim = data["claims"][place[1]]
+    named = claim.get("id") if isinstance(claim, dict) else None
+    return f" (claim {named})" if isinstance(named, str) else ""
+
+
 def read_claims_file(path: Path) -> dict:
     """The claims file with each experiment's claims added, as its schema allows it,
     each claim id once."""
@@ -65,7 +76,7 @@ def read_claims_file(path: Path) -> dict:
     if errors:
         first = errors[0]
         where = "/".join(str(p) for p in first.absolute_path) or "(top level)"
-        raise ClaimsError(f"{path}: {where}: {first.message}")
+        raise ClaimsError(f"{path}: {where}: {first.message}{claim_named(data, first)}")
     ids = [c["id"] for c in data["claims"]]
     duplicates = sorted({i for i in ids if ids.count(i) > 1})
     if duplicates:
