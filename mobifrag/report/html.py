@@ -35,11 +35,12 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from jinja2 import Environment, PackageLoader, StrictUndefined
+from jinja2 import Environment
 from markupsafe import Markup
 
 from mobifrag.report import job_times, reasons, reference
 from mobifrag.report.claims import load_checks, load_claims
+from mobifrag.report.page_templates import template_environment
 from mobifrag.report.provenance import figure_stamp
 from mobifrag.report.verdict import VERDICTS
 from mobifrag.workflow.atomic import write_lines_atomic
@@ -69,16 +70,7 @@ def slug(text: str) -> str:
 
 def environment() -> Environment:
     """The page's templates (mobifrag/report/templates/), every value escaped."""
-    env = Environment(
-        loader=PackageLoader("mobifrag.report", "templates"),
-        autoescape=True,
-        finalize=esc,
-        undefined=StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-    )
-    env.filters["slug"] = slug
-    return env
+    return template_environment("templates", {"slug": slug}, autoescape=True, finalize=esc)
 
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"

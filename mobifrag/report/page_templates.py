@@ -39,20 +39,25 @@ def table(rows: Iterable[Sequence[object]], *header: str) -> str:
     return "\n".join(markdown_table(header, rows))
 
 
-@lru_cache(maxsize=1)
-def environment() -> Environment:
+def template_environment(folder: str, filters: dict, **options) -> Environment:
+    """The templates of mobifrag/report/<folder>: a value a template names but is not
+    given fails, block tags leave no blank lines; `options` are Jinja2's (escaping)."""
     env = Environment(
-        loader=PackageLoader("mobifrag.report", FOLDER),
-        autoescape=False,
+        loader=PackageLoader("mobifrag.report", folder),
         undefined=StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
-        keep_trailing_newline=True,
+        **options,
     )
-    env.filters["cell"] = cell
-    env.filters["table"] = table
-    env.filters["links"] = links
+    env.filters.update(filters)
     return env
+
+
+@lru_cache(maxsize=1)
+def environment() -> Environment:
+    """The docs pages' templates: Markdown, nothing escaped."""
+    filters = {"cell": cell, "table": table, "links": links}
+    return template_environment(FOLDER, filters, autoescape=False, keep_trailing_newline=True)
 
 
 def template_line(error: BaseException) -> str:
