@@ -17,7 +17,13 @@
 # Environment: MIRROR, Debian's archive to debootstrap from (default: the bookworm source
 # of this host's apt configuration); SHARED, the folder mounted read-only as ../shared
 # beside the clone, where the pinned outside inputs are looked for (default: ../shared
-# beside this repository, if there is one). Needs root, debootstrap and chroot.
+# beside this repository, if there is one); LOCAL_CA=0 leaves out the host's own
+# certificate authorities (below). Needs root, debootstrap and chroot.
+#
+# Where this host trusts certificate authorities of its own (files in
+# /usr/local/share/ca-certificates/, as on a network that inspects TLS), they are added
+# to the root's store and pip is pointed at it (PIP_CERT); a bare Debian 12 on an open
+# network needs neither, and the report says when it was done.
 #
 # What it touches: ROOT only. ROOT must not exist (or be empty) and is marked as made here
 # by ROOT/.bare-debian-check; a ROOT without that mark is refused. The host's /proc, /sys
@@ -141,11 +147,26 @@ record() {
         "$([ "$3" -eq 0 ] && echo ok || echo "failed ($3)")" | tee -a "$ROOT/check/report.txt"
 }
 
-# in_root COMMAND: COMMAND run by bash in the clone inside ROOT, with a clean environment.
+# in_root COMMAND: COMMAND run by bash in the clone inside ROOT, with a clean environment
+# (and PIP_CERT where the host's own certificate authorities were added).
+EXTRA_ENV=()
 in_root() {
     chroot "$ROOT" /usr/bin/env -i HOME=/root LANG=C.UTF-8 TERM=dumb \
-        PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+        PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin "${EXTRA_ENV[@]}" \
         /bin/bash -c "cd $CLONE && $1"
+}
+
+# local_ca: the host's own certificate authorities into the root's store.
+local_ca() {
+    local found
+    found=$(find /usr/local/share/ca-certificates -name '*.crt' 2> /dev/null | head -n 1)
+    [ "${LOCAL_CA:-1}" != 0 ] && [ -n "$found" ] || return 0
+    mkdir -p "$ROOT/usr/local/share/ca-certificates"
+    cp -r /usr/local/share/ca-certificates/. "$ROOT/usr/local/share/ca-certificates/"
+    chroot "$ROOT" update-ca-certificates > /dev/null
+    EXTRA_ENV=(PIP_CERT=/etc/ssl/certs/ca-certificates.crt)
+    echo "host CAs     added: $(find /usr/local/share/ca-certificates -name '*.crt' \
+        -printf '%f ')" | tee -a "$ROOT/check/report.txt"
 }
 
 step_command() {
@@ -198,6 +219,7 @@ else
     say "reusing $ROOT (made earlier by this script)"
 fi
 cp /etc/resolv.conf "$ROOT/etc/resolv.conf" 2> /dev/null || true
+local_ca
 
 bind /proc "$ROOT/proc"
 bind /sys "$ROOT/sys"
