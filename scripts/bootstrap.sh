@@ -130,7 +130,8 @@ python_environment() {
   fi
   echo "bootstrap: installing $VENV from requirements.lock (hashes required)"
   rm -rf "$new" "$venv.old"
-  trap 'rm -rf "$new"' EXIT
+  # shellcheck disable=SC2064  # expand $new now: it is local to this function
+  trap "rm -rf '$new'" EXIT
   build_venv "$python" "$new" "$venv" "$want"
   if [ -e "$venv" ]; then
     mv -T "$venv" "$venv.old"

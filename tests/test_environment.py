@@ -262,6 +262,8 @@ FLAKE = REPO / "flake.nix"
 # list, "R:<name>" for an R package of `rLibraries`, or "env:<VARIABLE>" for a file the
 # dev shell exports (a source tarball, a static library).
 DEBIAN_TO_NIX = {
+    "python3": "mine.python",
+    "python3-venv": "mine.python",
     "linux-source-6.1": "env:MOBIFRAG_KERNEL_SOURCE",
     "bc": "bc",
     "bison": "bison",
@@ -304,7 +306,6 @@ DEBIAN_TO_NIX = {
 
 # In flake.nix and rightly in no Debian package, with where the Debian path gets it.
 NIX_ONLY = {
-    "mine.python": "requirements.lock into .venv (compared with requirements.txt below)",
     "ruff": "requirements.lock",
     "snakefmt": "requirements.lock",
     "cargo": "rustup: Debian 12's rustc 1.63 is older than ftl-sim's rust-version 1.82",
