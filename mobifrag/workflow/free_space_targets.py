@@ -1,5 +1,5 @@
 """The free-space targets of the aged states (rules/experiments/{filldelete,treat,
-user_latency}.smk): the limits the fill/delete aging thins to and the `--state` words
+user_latency,janusd}.smk): the limits the fill/delete aging thins to and the `--state` words
 of `python -m mobifrag.tables.free_space` that check them.
 
 `filldelete` is config/config.yaml's `filldelete` section: `hole_limit_kib` (no free
@@ -52,4 +52,17 @@ def holes_state(name: str, free: str, df: str, level: str, hole_bytes: int) -> s
     words = [f"--state {name} free={free} df={df} level={level}"]
     if hole_bytes:
         words.append(f"largest_at_most={hole_bytes}")
+    return " ".join(words)
+
+
+def utilization_state(
+    name: str, free: str, df: str, level: str, utilization: int, filldelete: dict
+) -> str:
+    """One `--state` of an image fill/delete aged to `utilization` percent with TMC
+    §4.3's file sizes (janusd's recurring run): its band, the utilization itself and the
+    hole limits at size scale 1."""
+    words = [f"--state {name} free={free} df={df} level={level}"]
+    words.append(f"utilization_near={utilization}")
+    words.append(f"largest_below={hole_limit(filldelete, 1.0)}")
+    words.append(f"mean_at_most={mean_hole_limit(filldelete, 1.0)}")
     return " ".join(words)
