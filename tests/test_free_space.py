@@ -255,6 +255,11 @@ def test_janusds_aged_state_checks_its_utilization_and_its_holes():
         "--state util-90 free=f df=d level=high utilization_near=90"
         " largest_below=524288 mean_at_most=176000"
     )
+    # TMC's 88 KB pieces are the Full state's: at Moderate only the holes' largest
+    words = free_space_targets.utilization_state("util-70", "f", "d", "moderate", 70, FILLDELETE)
+    assert words == "--state util-70 free=f df=d level=moderate utilization_near=70" + (
+        " largest_below=524288"
+    )
 
 
 def test_janusds_aged_state_with_holes_at_its_utilization_passes(tmp_path):
