@@ -413,3 +413,23 @@ def test_recurring_runs_start_from_images_aged_to_70_and_90_percent():
     (check,) = [c for c in commands if "tables.free_space" in c]
     assert "--state util-70 " in check and "utilization_near=70" in check
     assert "--state util-90 " in check and "utilization_near=90" in check
+
+
+def test_unwritten_extents_move_without_a_remap():
+    # An aged image's fill rest is fallocated (unwritten): e4defrag swaps its extents
+    # without I/O, and a.db took its old blocks first; remapping it would order nothing
+    # and map a.db's data twice, so only a.db's data is remapped.
+    before = snap({"a.db": [(0, 10, 2)]})
+    before.extents["rest.bin"] = [Extent(0, 30 * B, 2 * B, frozenset({"unwritten"}))]
+    after = snap({"a.db": [(0, 30, 2)], "rest.bin": [(0, 50, 2)]})
+    plan = janusd.relocation_plan(before, after)
+    assert set(plan) == {"a.db", "rest.bin"}
+    assert janusd.data_plan(before, plan) == {"a.db": [Remap(10 * B, 30 * B, 2 * B)]}
+    # in e4defrag's order rest.bin has no request and would come last: a.db's remap onto
+    # its blocks is refused with the whole plan, accepted with the data's
+    trace = [Request(5, "read", 10 * S, 2 * S), Request(6, "write", 30 * S, 2 * S)]
+    with pytest.raises(JanusdError, match="would overwrite data of rest.bin"):
+        janusd.logical_trace(trace, plan, B)
+    requests, rows = janusd.logical_trace(trace, janusd.data_plan(before, plan), B)
+    assert [r.op for r in requests] == ["remap"]
+    assert [row[0] for row in rows] == ["a.db"]
