@@ -276,6 +276,7 @@ DEBIAN_TO_NIX = {
     "patch": "gnupatch",
     "make": "gnumake",
     "gcc": "gcc",
+    "g++": "gcc",
     "qemu-system-x86": "qemu",
     "qemu-utils": "qemu",
     "qemu-system-arm": "qemu",
