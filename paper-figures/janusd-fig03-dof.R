@@ -8,16 +8,31 @@ source(file.path(
 args <- figure_args(1)
 dof <- read_recurring_table(args$tables[[1]])
 
-# The paper's Twitter DoF on the seventh day after a full defragmentation (70 %
-# utilization, janusd §2.3), beside the weekly run's last day before its defragmentation
-# (left of it, so that neither hides the other).
-weekly <- dof[dof$interval_days == 7 & dof$package == "com.twitter.android", ]
-paper <- data.frame(
-  claim = "janusd-fig03-twitter-fragments-again-within-a-week",
-  day = suppressWarnings(max(weekly$day)),
-  interval = "defrag every 7 d", app = package_label("com.twitter.android")
+# The paper's Twitter DoF on the seventh day after a full defragmentation (1.86 at 70 %
+# utilization, 3.04 at 90 %, janusd §2.3), beside each weekly run's last day before its
+# defragmentation (left of it, so that neither hides the other).
+claims <- c(
+  "70" = "janusd-fig03-twitter-fragments-again-within-a-week",
+  "90" = "janusd-fig03-twitter-fragments-more-at-90-percent"
 )
-paper <- paper[is.finite(paper$day), , drop = FALSE]
+twitter <- dof[dof$interval_days == 7 & dof$package == "com.twitter.android", ]
+utilizations <- if ("utilization_percent" %in% names(twitter)) {
+  intersect(names(claims), as.character(unique(twitter$utilization_percent)))
+} else {
+  "70"
+}
+paper <- do.call(rbind, lapply(utilizations, function(u) {
+  weekly <- if ("utilization_percent" %in% names(twitter)) {
+    twitter[as.character(twitter$utilization_percent) == u, ]
+  } else {
+    twitter
+  }
+  data.frame(
+    claim = claims[[u]], day = suppressWarnings(max(weekly$day)),
+    interval = as.character(weekly$interval[1]), app = package_label("com.twitter.android")
+  )
+}))
+paper <- if (is.null(paper)) data.frame() else paper[is.finite(paper$day), , drop = FALSE]
 
 plot <- ggplot(dof, aes(day, dof, colour = phase, shape = phase)) +
   geom_hline(yintercept = 1, linetype = "dashed", colour = "grey40") +

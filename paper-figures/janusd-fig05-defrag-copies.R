@@ -10,20 +10,19 @@ copies <- read_table(args$tables[[1]])
 measures <- c(
   host_write_bytes = "host writes (block trace)", flash_bytes_written = "flash writes (ftl-sim)"
 )
+# Each run (its aged image's utilization and its period) is one bar group.
+run <- recurring_run_label(copies)
+copies$run <- sub("defrag ", "", as.character(run))
 long <- do.call(rbind, lapply(names(measures), function(column) {
   data.frame(
-    interval = copies$interval_days, method = copies$method,
+    interval = copies$run, method = copies$method,
     measure = measures[[column]], mib = copies[[column]] / 2^20
   )
 }))
 means <- aggregate(mib ~ interval + method + measure, data = long, FUN = mean)
 means$measure <- factor(means$measure, levels = unname(measures))
 means$method <- factor(means$method, levels = intersect(c("e4defrag", "janusdL"), means$method))
-means$interval <- factor(
-  means$interval,
-  levels = sort(unique(means$interval)),
-  labels = paste("every", sort(unique(means$interval)), "d")
-)
+means$interval <- factor(means$interval, levels = sub("defrag ", "", levels(run)))
 
 plot <- ggplot(means, aes(interval, mib, fill = method)) +
   geom_col(position = position_dodge(width = 0.85), width = 0.8) +

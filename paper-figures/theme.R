@@ -367,16 +367,29 @@ save_figure <- function(plot, args, width = 7, height = 3.5) {
 # A table of janusd's recurring defragmentation (janusd/recurring/*.csv) with its rows'
 # phase (the snapshot before or after the run, that order), interval (panel titles, the
 # shortest first) and app in words.
+# One recurring run's label: its aged image's utilization (janusd's 70 % and 90 %
+# states; none in tables from before them) and its defragmentation period, in that order.
+recurring_run_label <- function(table) {
+  utilization <- if ("utilization_percent" %in% names(table)) {
+    table$utilization_percent
+  } else {
+    rep(NA_integer_, nrow(table))
+  }
+  runs <- unique(data.frame(u = utilization, n = table$interval_days))
+  runs <- runs[order(runs$u, runs$n), , drop = FALSE]
+  label <- function(u, n) {
+    ifelse(is.na(u), paste("defrag every", n, "d"), paste0(u, " %, defrag every ", n, " d"))
+  }
+  factor(label(utilization, table$interval_days), levels = unique(label(runs$u, runs$n)))
+}
+
 read_recurring_table <- function(path) {
   table <- read_table(path)
   table$phase <- factor(table$phase,
     levels = c("before_defrag", "after_defrag"),
     labels = c("before defragmentation", "after defragmentation")
   )
-  intervals <- sort(unique(table$interval_days))
-  table$interval <- factor(table$interval_days,
-    levels = intervals, labels = paste("defrag every", intervals, "d")
-  )
+  table$interval <- recurring_run_label(table)
   table$app <- package_label(table$package)
   table
 }

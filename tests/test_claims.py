@@ -632,6 +632,8 @@ def written_columns() -> dict[str, tuple[str, ...]]:
 
     dof = fragments.DOF_COLUMNS
     treated = treat.TREATMENT_COLUMNS
+    # recurring_labels (rules/experiments/janusd.smk)
+    recurring = ("utilization_percent", "interval_days")
     sqlite_runs = treat_runs.sqlite_prealloc_runs("t", quick, lambda app: app)
     tables = {
         # appender_runs, day_runs, filldelete_runs, capacity_runs (rules/experiments/)
@@ -653,9 +655,9 @@ def written_columns() -> dict[str, tuple[str, ...]]:
         "treat/sqlite-prealloc/summary.csv": labels(sqlite_runs) + treat.SUMMARY_COLUMNS,
         # dof_lp_runs, recurring_runs, recurring_guest_runs (rules/experiments/janusd.smk)
         "treat/janusd/dof-lp.csv": ("level", "threads") + janusd_tables.DOF_LP_COLUMNS,
-        "janusd/recurring/copies.csv": ("interval_days",) + janusd_tables.RECURRING_COLUMNS,
-        "janusd/recurring/launch.csv": ("interval_days",) + janusd_tables.LAUNCH_COLUMNS,
-        "janusd/recurring/dof.csv": ("interval_days",) + janusd_tables.RECURRING_DOF_COLUMNS,
+        "janusd/recurring/copies.csv": recurring + janusd_tables.RECURRING_COLUMNS,
+        "janusd/recurring/launch.csv": recurring + janusd_tables.LAUNCH_COLUMNS,
+        "janusd/recurring/dof.csv": recurring + janusd_tables.RECURRING_DOF_COLUMNS,
         "janusd/throughput.csv": janusd_throughput.COLUMNS,
         "ext4tune/bench.csv": ext4tune.COLUMNS,
         "ext4tune/auto-da-alloc.csv": ext4tune.AUTO_DA_ALLOC_COLUMNS,

@@ -109,25 +109,44 @@ def e4defrag_dof(run: Path) -> Path:
 
 def janusd_launch(run: Path) -> Path:
     rows = [
-        f"7,{day},{package},{phase},100,1000000,{200 + day + (50 if phase[0] == 'b' else 0)}"
+        f"{u},7,{day},{package},{phase},100,1000000,{200 + day + (50 if phase[0] == 'b' else 0)}"
+        for u in (70, 90)
         for day in (1, 2, 3)
         for package in ("com.android.chrome", "com.twitter.android")
         for phase in ("before_defrag", "after_defrag")
     ]
-    header = "interval_days,day,package,phase,read_requests,read_bytes,modeled_ms"
-    return write_csv(run / "janusd/recurring/launch.csv", header, rows)
+    header = "utilization_percent,interval_days,day,package,phase,read_requests,read_bytes"
+    return write_csv(run / "janusd/recurring/launch.csv", header + ",modeled_ms", rows)
 
 
 def janusd_dof(run: Path) -> Path:
-    """Two weekly defragmentations: the apps' files fragment again between them."""
+    """Two weekly defragmentations on each aged image: the apps' files fragment again
+    between them, more at 90 %."""
     rows = [
-        f"7,{day},{phase},{package},10,{pieces},{pieces / 10}"
+        f"{u},7,{day},{phase},{package},10,{pieces},{pieces / 10}"
+        for u in (70, 90)
         for day in (7, 14)
         for package in ("com.android.chrome", "com.twitter.android")
-        for phase, pieces in (("before_defrag", 12 + day), ("after_defrag", 10))
+        for phase, pieces in (("before_defrag", 12 + day + u - 70), ("after_defrag", 10))
     ]
-    header = "interval_days,day,phase,package,files,fragments,dof"
+    header = "utilization_percent,interval_days,day,phase,package,files,fragments,dof"
     return write_csv(run / "janusd/recurring/dof.csv", header, rows)
+
+
+def janusd_copies(run: Path) -> Path:
+    """A daily and a weekly run at 90 %, a weekly one at 70 %."""
+    rows = [
+        f"{u},{n},{day},{method},3,{mib << 20},{256 << 20},{mib << 20},{mib << 20}"
+        for u, n in ((70, 7), (90, 1), (90, 7))
+        for day in range(n, 15, n)
+        for method, mib in (("e4defrag", n + u // 10), ("janusdL", 1))
+    ]
+    header = "utilization_percent,interval_days,day,method,files_moved,moved_bytes,fs_bytes"
+    return write_csv(
+        run / "janusd/recurring/copies.csv",
+        header + ",host_write_bytes,flash_bytes_written",
+        rows,
+    )
 
 
 def appenders(run: Path) -> list[Path]:
@@ -158,6 +177,7 @@ FIXTURES = {
     "tmc-fig17a-e4defrag-dof": lambda run: [e4defrag_dof(run)],
     "janusd-fig04-launch-time": lambda run: [janusd_launch(run)],
     "janusd-fig03-dof": lambda run: [janusd_dof(run)],
+    "janusd-fig05-defrag-copies": lambda run: [janusd_copies(run)],
     "tmc-fig06-layout": appenders,
 }
 
@@ -436,12 +456,22 @@ def test_janusd_fig07_has_the_papers_two_panels_and_no_hidden_series(tmp_path):
 
 
 @needs_r
-def test_janusd_fig03_marks_the_papers_twitter_dof_on_the_weekly_run(tmp_path):
+def test_janusd_fig03_marks_the_papers_twitter_dof_on_the_weekly_runs(tmp_path):
     texts = pdf_texts(render("janusd-fig03-dof", tmp_path)[0])
-    assert "paper 1.86, band [1.43, 2.29]" in texts  # config/claims.yaml's numbers
-    # the paper's DoF 1.86 on Twitter's weekly panel, and the claims panel's axis mark
-    assert texts.count("paper") == 2
+    # config/claims.yaml's numbers: 1.86 at 70 %, 3.04 at 90 %
+    assert "paper 1.86, band [1.43, 2.29]" in texts
+    assert "paper 3.04, band [2.02, 4.06]" in texts
+    # the paper's DoF on Twitter's weekly panel of each aged image, and the claims
+    # panel's axis mark
+    assert texts.count("paper") == 3
+    assert {"70 %, defrag every 7 d", "90 %, defrag every 7 d"} <= set(texts)
     assert "mean DoF of the app's files" in texts
+
+
+@needs_r
+def test_janusd_fig05_groups_the_bars_by_aged_image_and_period(tmp_path):
+    texts = pdf_texts(render("janusd-fig05-defrag-copies", tmp_path)[0])
+    assert {"70 %, every 7 d", "90 %, every 1 d", "90 %, every 7 d"} <= set(texts)
 
 
 @needs_r
@@ -473,7 +503,7 @@ def test_tmc_fig05a_draws_sqlite_in_a_strong_colour_and_no_yellow(tmp_path):
         ("janusd-fig04-launch-time", ["Chrome", "Twitter", "after defragmentation"],
          ["android.chrome", "twitter.android", "after_defrag"]),
         ("janusd-fig03-dof", ["Chrome", "Twitter", "before defragmentation",
-                              "defrag every 7 d"],
+                              "70 %, defrag every 7 d"],
          ["android.chrome", "twitter.android", "before_defrag"]),
         ("tmc-fig06-layout", ["thread 1", "thread 5", "file written by"], ["writer0.db"]),
     ],

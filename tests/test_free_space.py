@@ -239,3 +239,67 @@ def test_targets_scale_with_the_aging_files_down_to_whole_blocks():
     # ext4's reserve: 2 % of the blocks, at most 4096 of them
     assert free_space_targets.ext4_reserved_bytes(64 << 20) == 327 * 4096
     assert free_space_targets.ext4_reserved_bytes(8 << 30) == 4096 * 4096
+
+
+def recurring_state(report, df, utilization=70, level="moderate"):
+    """The words janusd's recurring rule gives an aged state (rules/experiments/janusd.smk)."""
+    words = free_space_targets.utilization_state(
+        f"util-{utilization}", str(report), str(df), level, utilization, FILLDELETE
+    )
+    return words.split()[1:]  # without the leading --state
+
+
+def test_janusds_aged_state_checks_its_utilization_and_its_holes():
+    words = free_space_targets.utilization_state("util-90", "f", "d", "high", 90, FILLDELETE)
+    assert words == (
+        "--state util-90 free=f df=d level=high utilization_near=90"
+        " largest_below=524288 mean_at_most=176000"
+    )
+    # TMC's 88 KB pieces are the Full state's: at Moderate only the holes' largest
+    words = free_space_targets.utilization_state("util-70", "f", "d", "moderate", 70, FILLDELETE)
+    assert words == "--state util-70 free=f df=d level=moderate utilization_near=70" + (
+        " largest_below=524288"
+    )
+
+
+def test_janusds_aged_state_with_holes_at_its_utilization_passes(tmp_path):
+    report = aged_image(tmp_path, [(6000 + 30 * i, 20) for i in range(20)])  # 80 KiB holes
+    df = df_file(tmp_path, 69_000, 31_000)
+    status, out = run(tmp_path, recurring_state(report, df))
+    assert status == 0
+    with open(out) as handle:
+        (row,) = list(csv.DictReader(handle))
+    assert (row["state"], row["utilization_target_percent"]) == ("util-70", "70")
+
+
+def test_janusds_aged_state_with_contiguous_free_space_fails_naming_it(tmp_path, capsys):
+    # what the recurring run started from before: the holes, then a sequential fill's
+    # untouched megabytes
+    report = aged_image(tmp_path, [*[(6000 + 30 * i, 20) for i in range(20)], (7000, 1024)])
+    df = df_file(tmp_path, 70_000, 30_000)
+    status, out = run(tmp_path, recurring_state(report, df))
+    assert status == 1 and not out.exists()
+    assert "util-70: largest free extent 4.0 MiB is above the limit of 508 KiB" in (
+        capsys.readouterr().err
+    )
+
+
+@pytest.mark.parametrize(("used", "ok"), [(68, True), (72, True), (73, False), (67, False)])
+def test_janusds_aged_state_must_lie_near_its_utilization(tmp_path, capsys, used, ok):
+    # within TMC's Moderate band (below 80 %) but further from 70 % than the thinning's
+    # last file can leave it: the aging ran out of files it could delete
+    report = aged_image(tmp_path, severe_holes(4))
+    df = df_file(tmp_path, used * 1000, (100 - used) * 1000)
+    status, _ = run(tmp_path, recurring_state(report, df))
+    assert status == (0 if ok else 1)
+    if not ok:
+        assert f"util-70: utilization {used:.1f} % is more than 2 points from its target 70 %" in (
+            capsys.readouterr().err
+        )
+
+
+def test_a_utilization_target_that_is_no_percentage_is_named():
+    with pytest.raises(free_space.TargetError, match="utilization_near='7x'"):
+        free_space.parse_state(["x", "free=f", "df=d", "utilization_near=7x"])
+    with pytest.raises(free_space.TargetError, match="not a percentage"):
+        free_space.parse_state(["x", "free=f", "df=d", "utilization_near=100"])

@@ -384,3 +384,52 @@ def test_recurring_dof_needs_the_runs_snapshots(tmp_path, capsys):
     args[3] = str(tmp_path / "empty")
     assert janusd_tables.main([*args, "--out", str(tmp_path / "o.csv")]) == 1
     assert "empty: no defrag/day-NN snapshots" in capsys.readouterr().err
+
+
+def test_recurring_runs_start_from_images_aged_to_70_and_90_percent():
+    # janusd §2.3-2.4: the phones at 70 % and 90 %, Twitter updated every 7 days; the
+    # aged images hold only holes (fill/delete, checked), not AutoAge's sequential fill
+    from conftest import planned_jobs, snakemake
+
+    target = "results/emulator-emmc/test/janusd/recurring/dof.csv"
+    run = snakemake("-n", "-p", "--forceall", target, "--config", "scale=test")
+    out = run.stdout + run.stderr
+    jobs = planned_jobs(out)
+    assert jobs["janusd_recurring_age"] == 2 and jobs["janusd_recurring_free_space"] == 1
+    assert jobs["janusd_recurring"] == 3  # weekly at 70 and 90 %, daily at 90 %
+    commands = [line for line in out.splitlines() if "mobifrag." in line]
+    aging = sorted(c for c in commands if "workloads filldelete" in c)
+    assert [c.split("--target ")[1].split()[0] for c in aging] == ["70", "90"]
+    assert all("--hole-limit 524288" in c for c in aging)
+    (traces,) = [c for c in commands if "workloads autoage" in c]
+    assert "--aged" in traces and "--update-every twitter=7" in traces
+    runs = [c for c in commands if "--script jobs/janusd-recurring.sh" in c]
+    assert len(runs) == 3
+    for command in runs:
+        utilization = command.split("/janusd/recurring/util-")[1].split("/")[0]
+        assert f"--disk-from {command.split('--out ')[1].split('/janusd/')[0]}" in command
+        assert f"/janusd/recurring/aged/util-{utilization}/disk.img" in command
+        assert " -- ext4 aged " in command
+    (check,) = [c for c in commands if "tables.free_space" in c]
+    assert "--state util-70 " in check and "utilization_near=70" in check
+    assert "--state util-90 " in check and "utilization_near=90" in check
+
+
+def test_unwritten_extents_move_without_a_remap():
+    # An aged image's fill rest is fallocated (unwritten): e4defrag swaps its extents
+    # without I/O, and a.db took its old blocks first; remapping it would order nothing
+    # and map a.db's data twice, so only a.db's data is remapped.
+    before = snap({"a.db": [(0, 10, 2)]})
+    before.extents["rest.bin"] = [Extent(0, 30 * B, 2 * B, frozenset({"unwritten"}))]
+    after = snap({"a.db": [(0, 30, 2)], "rest.bin": [(0, 50, 2)]})
+    plan = janusd.relocation_plan(before, after)
+    assert set(plan) == {"a.db", "rest.bin"}
+    assert janusd.data_plan(before, plan) == {"a.db": [Remap(10 * B, 30 * B, 2 * B)]}
+    # in e4defrag's order rest.bin has no request and would come last: a.db's remap onto
+    # its blocks is refused with the whole plan, accepted with the data's
+    trace = [Request(5, "read", 10 * S, 2 * S), Request(6, "write", 30 * S, 2 * S)]
+    with pytest.raises(JanusdError, match="would overwrite data of rest.bin"):
+        janusd.logical_trace(trace, plan, B)
+    requests, rows = janusd.logical_trace(trace, janusd.data_plan(before, plan), B)
+    assert [r.op for r in requests] == ["remap"]
+    assert [row[0] for row in rows] == ["a.db"]

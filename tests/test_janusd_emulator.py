@@ -1,8 +1,9 @@
 """janusd end to end at the test scale (TMC §6.2.2, Fig. 17): the real e4defrag on
 concurrent appenders' files in the guest, its plan turned into REMAP commands, both
 replayed through ftl-sim after the appends' own block trace. Low utilization only.
-And janusd's recurring defragmentation (janusd §2.3-2.5, Figs. 3-4): AutoAge's days with
-e4defrag daily and weekly, the DoF of each app's files and its launch around each run."""
+And janusd's recurring defragmentation (janusd §2.3-2.5, Figs. 3-4): AutoAge's days on
+images fill/delete aged to 70 and 90 % with e4defrag daily and weekly, the DoF of each
+app's files and its launch around each run."""
 
 import csv
 import json
@@ -107,16 +108,32 @@ def recurring(janusd_run):
 
 
 def test_recurring_dof_has_a_row_per_snapshot_and_app_the_launches_read(recurring):
-    key = ("interval_days", "day", "package", "phase")
+    key = ("utilization_percent", "interval_days", "day", "package", "phase")
     launches = {tuple(r[k] for k in key): r for r in recurring_table("launch.csv")}
     assert {tuple(r[k] for k in key) for r in recurring} == set(launches)
     for row in recurring:
         # one launch read per contiguous piece, more for a piece over the copy chunk
         assert int(launches[tuple(row[k] for k in key)]["read_requests"]) >= int(row["fragments"])
-    for interval in ("1", "7"):
-        snapshots = sorted((RECURRING_RUN / f"every-{interval}d/run/defrag").glob("day-*"))
-        days = {int(p.name.removeprefix("day-")) for p in snapshots}
-        assert days and {int(r["day"]) for r in recurring if r["interval_days"] == interval} == days
+    # the weekly runs on the images aged to 70 and 90 %, the daily one at 90 %
+    for utilization, interval in (("70", "7"), ("90", "1"), ("90", "7")):
+        run = RECURRING_RUN / f"util-{utilization}/every-{interval}d/run"
+        days = {int(p.name.removeprefix("day-")) for p in (run / "defrag").glob("day-*")}
+        found = {
+            int(r["day"])
+            for r in recurring
+            if (r["utilization_percent"], r["interval_days"]) == (utilization, interval)
+        }
+        assert days and found == days, (utilization, interval)
+
+
+def test_recurring_runs_start_from_aged_images_that_hold_only_holes(recurring):
+    with open(REPO / RECURRING / "free-space.csv") as handle:
+        states = {r["state"]: r for r in csv.DictReader(handle)}
+    assert set(states) == {"util-70", "util-90"}
+    for name, state in states.items():
+        target = float(name.removeprefix("util-"))
+        assert abs(float(state["utilization_percent"]) - target) <= 2, state
+        assert float(state["largest_free_kib"]) < 512, state  # no run of 512 KiB
 
 
 def test_recurring_dof_falls_with_each_defrag_and_rises_between(recurring):
@@ -125,10 +142,11 @@ def test_recurring_dof_falls_with_each_defrag_and_rises_between(recurring):
         assert float(row["dof"]) >= 1
     mean = defaultdict(list)
     for row in recurring:
-        mean[(row["interval_days"], row["day"], row["phase"])].append(float(row["dof"]))
-    for (interval, day, phase), dofs in mean.items():
+        run = (row["utilization_percent"], row["interval_days"])
+        mean[(run, row["day"], row["phase"])].append(float(row["dof"]))
+    for (run, day, phase), dofs in mean.items():
         if phase == "before_defrag":
-            after = mean[(interval, day, "after_defrag")]
-            assert sum(after) / len(after) <= sum(dofs) / len(dofs), (interval, day)
+            after = mean[(run, day, "after_defrag")]
+            assert sum(after) / len(after) <= sum(dofs) / len(dofs), (run, day)
     # the apps' files fragment under AutoAge's installs, updates and use
     assert max(float(r["dof"]) for r in recurring if r["phase"] == "before_defrag") > 1

@@ -119,3 +119,35 @@ def test_days_table(aged):
         rows = list(csv.DictReader(handle, delimiter="\t"))
     assert [int(r["day"]) for r in rows] == list(range(13))
     assert all(int(r["sessions"]) > 0 for r in rows[1:])
+
+
+def test_an_aged_disk_gets_no_fill_and_the_same_days(models, tmp_path):
+    # janusd's recurring run: its disk is fill/delete aged before day 1
+    apps, schedule = models
+    paths = autoage(apps, schedule, tmp_path, seed=3, disk_bytes=GIB, days=3, aged=True)
+    assert [p.name for p in paths] == ["day-01.iotrace", "day-02.iotrace", "day-03.iotrace"]
+    assert not (tmp_path / "day-00.iotrace").exists()
+    assert not any(op.op == "fill" for p in paths for op in read_trace(p))
+    with open(tmp_path / "days.tsv") as handle:
+        assert [r["day"] for r in csv.DictReader(handle, delimiter="\t")] == ["1", "2", "3"]
+
+
+def test_an_apps_own_update_period_replaces_the_schedules(models):
+    # janusd §2.3 fn. 2: Twitter is updated on average every 7 days
+    apps, schedule = models
+    for seed in range(20):
+        days = update_days(apps, schedule, random.Random(seed), 30, {"twitter": 7})
+        twitter = days["twitter"]
+        assert 2 <= twitter[0] <= 8, twitter
+        gaps = [b - a for a, b in zip(twitter, twitter[1:], strict=False)]
+        assert len(twitter) >= 3 and all(6 <= gap <= 8 for gap in gaps), (seed, twitter)
+        others = [d for app, d in days.items() if app != "twitter"]
+        assert all(9 <= b - a <= 11 for d in others for a, b in zip(d, d[1:], strict=False))
+
+
+def test_an_update_period_for_an_app_not_replayed_is_refused(models):
+    apps, schedule = models
+    with pytest.raises(ValueError, match="not replayed: snapchat"):
+        update_days(apps, schedule, random.Random(1), 30, {"snapchat": 7})
+    with pytest.raises(ValueError, match="below one day"):
+        update_days(apps, schedule, random.Random(1), 30, {"twitter": 0.5})

@@ -324,10 +324,43 @@ def write_plan(path: Path, rows: list[tuple[str, int, int, Remap]]) -> None:
             writer.writerow((file, order, time_ns, r.src, r.dst, r.length))
 
 
+def unwritten_blocks(snapshot: Snapshot) -> set[int]:
+    """Device blocks of unwritten extents (allocated, never written: a fill's fallocated
+    rest), which hold no data."""
+    block = snapshot.block_size
+    return {
+        e.physical // block + i
+        for extents in snapshot.extents.values()
+        for e in extents
+        if "unwritten" in e.flags
+        for i in range(e.length // block)
+    }
+
+
+def data_plan(before: Snapshot, plan: dict[str, list[Remap]]) -> dict[str, list[Remap]]:
+    """The remaps that move data: e4defrag swaps a file's unwritten extents without
+    reading or writing them (EXT4_IOC_MOVE_EXT), so there is nothing for the FTL to
+    remap, no request of the trace to order them by, and remapping them after a file
+    that took their old blocks would map that file's data twice. The layout still
+    takes them (remapped_snapshot gets the whole plan)."""
+    block, empty = before.block_size, unwritten_blocks(before)
+    kept = {}
+    for path, remaps in plan.items():
+        moving = [
+            r
+            for r in remaps
+            if not all(r.src // block + i in empty for i in range(r.length // block))
+        ]
+        if moving:
+            kept[path] = moving
+    return kept
+
+
 def logical(before_dir: Path, after_dir: Path, trace_csv: Path, out: Path) -> int:
     before, after = read_snapshot(before_dir), read_snapshot(after_dir)
     plan = relocation_plan(before, after)
-    requests, rows = logical_trace(read_trace(trace_csv), plan, before.block_size)
+    moving = data_plan(before, plan)
+    requests, rows = logical_trace(read_trace(trace_csv), moving, before.block_size)
     out.mkdir(parents=True, exist_ok=True)
     write_plan(out / "plan.csv", rows)
     write_trace(out / "janusdl.csv", requests)

@@ -73,7 +73,7 @@ EXPERIMENT_INPUTS: dict[str, tuple[tuple[str, ...], tuple[str, ...], tuple[str, 
     "ext4tune": (("ext4tune",), ("ext4tune",), ()),
     "filldelete": (("filldelete", "autoage.models", "guest_cpus.filldelete"), ("filldelete",), ()),
     "janusd": (
-        ("janusd", "treat", "autoage", "filldelete.levels"),
+        ("janusd", "treat", "autoage", *AGED_FREE_SPACE),
         ("autoage", "treat"),
         (),
     ),

@@ -6,11 +6,14 @@ of every state's utilization, largest and mean free extent and free-extent histo
         --state severe free=aged/severe/freespace.txt df=aged/severe/df.txt level=high \\
             largest_at_most=8192 \\
         --state high free=... df=... level=high largest_below=524288 mean_at_most=176000 \\
+        --state util-90 free=... df=... level=high utilization_near=90 largest_below=524288 \\
         --out free-space.csv
 
 Per state: `free` (e2freefrag's report) and `df` (`df -k`) are required; `level` names
 the utilization band the state must lie in (TMC §4.3: Moderate below 80 %, High 80 to
-95 %, Full above 95 %; Low is pristine and has none); `largest_at_most` /
+95 %, Full above 95 %; Low is pristine and has none); `utilization_near` the
+utilization (percent) the aging thinned to, which the state must lie within
+UTILIZATION_TOLERANCE points of (janusd §2.3's 70 % and 90 %); `largest_at_most` /
 `largest_below` bound the largest free extent (bytes; "below" allows whole blocks under
 it), `mean_at_most` the mean free extent. A state without targets is only recorded.
 
@@ -47,12 +50,25 @@ LEVEL_BANDS: dict[str, tuple[float | None, float | None]] = {
     "full": (95.0, None),
 }
 PRISTINE_LEVELS = ("low",)
-KEYS = ("free", "df", "level", "largest_at_most", "largest_below", "mean_at_most")
+# Points a state aged to a utilization may lie from it: the thinning deletes files until
+# the file system is at or below its target, one file at a time (at most 500 KB, 0.2 % of
+# the smallest disk, 256 MiB), so a state further away ran out of files it could delete.
+UTILIZATION_TOLERANCE = 2.0
+KEYS = (
+    "free",
+    "df",
+    "level",
+    "utilization_near",
+    "largest_at_most",
+    "largest_below",
+    "mean_at_most",
+)
 COLUMNS = (
     "state",
     "level",
     "measured",
     "utilization_percent",
+    "utilization_target_percent",
     "free_kib",
     "free_extents",
     "largest_free_kib",
@@ -75,6 +91,7 @@ class Target:
     """What one aged state must hold; None: not checked."""
 
     level: str | None = None
+    utilization_near: float | None = None
     largest_at_most: int | None = None
     largest_below: int | None = None
     mean_at_most: int | None = None
@@ -141,7 +158,21 @@ def parse_state(tokens: list[str]) -> State:
         for key in ("largest_at_most", "largest_below", "mean_at_most")
         if key in values
     }
-    return State(name, Path(values["free"]), Path(values["df"]), Target(level, **limits))
+    near = None
+    if "utilization_near" in values:
+        near = _percent(name, "utilization_near", values["utilization_near"])
+    target = Target(level, near, **limits)
+    return State(name, Path(values["free"]), Path(values["df"]), target)
+
+
+def _percent(state: str, key: str, text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 < value < 100:
+        raise TargetError(f"--state {state}: {key}={text!r} is not a percentage in (0, 100)")
+    return value
 
 
 def measure(state: State) -> Measured:
@@ -187,6 +218,12 @@ def broken_targets(measured: Measured) -> list[str]:
             f"{state.name}: utilization {measured.utilization:.1f} % is outside"
             f" {level.capitalize()}'s {_band_text(level)} (TMC §4.3) ({state.df_path})"
         )
+    near = state.target.utilization_near
+    if near is not None and abs(measured.utilization - near) > UTILIZATION_TOLERANCE:
+        problems.append(
+            f"{state.name}: utilization {measured.utilization:.1f} % is more than"
+            f" {UTILIZATION_TOLERANCE:g} points from its target {near:g} % ({state.df_path})"
+        )
     if space is None:
         return problems
     limit = measured.largest_limit()
@@ -216,6 +253,9 @@ def rows(measured: Measured) -> list[dict[str, object]]:
         "level": measured.state.target.level or "",
         "measured": "no" if space is None else "yes",
         "utilization_percent": round(measured.utilization, 2),
+        "utilization_target_percent": (
+            "" if (near := measured.state.target.utilization_near) is None else f"{near:g}"
+        ),
     }
     if space is None:
         return [{**summary, **{c: "" for c in COLUMNS if c not in summary}}]

@@ -1,5 +1,5 @@
 """The free-space targets of the aged states (rules/experiments/{filldelete,treat,
-user_latency}.smk): the limits the fill/delete aging thins to and the `--state` words
+user_latency,janusd}.smk): the limits the fill/delete aging thins to and the `--state` words
 of `python -m mobifrag.tables.free_space` that check them.
 
 `filldelete` is config/config.yaml's `filldelete` section: `hole_limit_kib` (no free
@@ -11,6 +11,8 @@ paper's sizes; `size_scale` scales them with the aging files.
 from __future__ import annotations
 
 BLOCK_BYTES = 4096  # config filesystems.ext4_mkfs: -b 4096
+# The levels of janusd's aged states whose mean free extent is checked (utilization_state).
+MEAN_CHECKED_LEVELS = ("high", "full")
 
 
 def ext4_reserved_bytes(disk_bytes: int) -> int:
@@ -52,4 +54,22 @@ def holes_state(name: str, free: str, df: str, level: str, hole_bytes: int) -> s
     words = [f"--state {name} free={free} df={df} level={level}"]
     if hole_bytes:
         words.append(f"largest_at_most={hole_bytes}")
+    return " ".join(words)
+
+
+def utilization_state(
+    name: str, free: str, df: str, level: str, utilization: int, filldelete: dict
+) -> str:
+    """One `--state` of an image fill/delete aged to `utilization` percent with TMC
+    §4.3's file sizes (janusd's recurring run): its band, the utilization itself, no free
+    extent of the hole limit (holes only) and, at High and Full, the mean hole limit.
+    That one is TMC §4.3 fn. 4's Full state (pieces of 88 KB) and holds for the
+    treatments' High; at Moderate the paper gives no hole size, and deleting 30 % of a
+    full disk's bytes in small files at random joins neighbouring holes (a 70 % image
+    held free extents of 188 KB on average, none of 512 KiB: 2026-12-03)."""
+    words = [f"--state {name} free={free} df={df} level={level}"]
+    words.append(f"utilization_near={utilization}")
+    words.append(f"largest_below={hole_limit(filldelete, 1.0)}")
+    if level in MEAN_CHECKED_LEVELS:
+        words.append(f"mean_at_most={mean_hole_limit(filldelete, 1.0)}")
     return " ".join(words)

@@ -4,7 +4,8 @@
       --scale 0.1 --out facebook.iotrace [--sessions N] [--no-install] [--size-scale S]
       [--package-scale P]
   python -m mobifrag.workloads autoage --models traces/scenarios --days 30 --seed 1 \\
-      --disk-bytes 1G --out aging/ [--scale F] [--size-scale S] [--apps a,b]
+      --disk-bytes 1G --out aging/ [--scale F] [--size-scale S] [--apps a,b] \\
+      [--update-every twitter=7 ...] [--aged]
   python -m mobifrag.workloads filldelete --disk-bytes 1G --target 90 --seed 1 \
       --out aging.iotrace [--size-scale S] [--part fill|reclaim] [--hole-limit 512K]
   python -m mobifrag.workloads createdelete --disk-bytes 2G --target 50 --file-bytes 256K \
@@ -52,6 +53,17 @@ def _positive(text: str) -> float:
 def _size_or_zero(text: str) -> int:
     """A size, or 0 (the No aging state of TMC §5.2 deletes no small files)."""
     return 0 if text.strip() == "0" else size_argument(text)
+
+
+def _app_period(text: str) -> tuple[str, float]:
+    app, sep, days = text.partition("=")
+    try:
+        period = float(days) if sep and app else 0.0
+    except ValueError:
+        period = 0.0
+    if period < 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected APP=DAYS with DAYS >= 1")
+    return app, period
 
 
 def _app_and_path(text: str) -> tuple[str, Path]:
@@ -115,6 +127,19 @@ def parser() -> argparse.ArgumentParser:
         help="sizes of bulk files made in sessions (default: disk / reference disk / scale)",
     )
     aa.add_argument("--apps", help="comma-separated subset of the models")
+    aa.add_argument(
+        "--update-every",
+        type=_app_period,
+        action="append",
+        default=[],
+        metavar="APP=DAYS",
+        help="update this app every DAYS days (± the schedule's jitter), not its model's",
+    )
+    aa.add_argument(
+        "--aged",
+        action="store_true",
+        help="the disk is aged before day 1 (an aged image): no day-00 fill trace",
+    )
     aa.add_argument("--out", required=True, type=Path)
 
     fd = sub.add_parser("filldelete", help="fill with large+small files, delete small (§4.3)")
@@ -257,8 +282,21 @@ def _autoage(args) -> dict:
         apps = [app for app in apps if app.app in wanted]
     scale = args.scale or default_scale(args.disk_bytes, schedule)
     size_scale = args.size_scale or default_size_scale(args.disk_bytes, schedule, scale)
+    update_every = dict(args.update_every)
+    unknown = sorted(set(update_every) - {app.app for app in apps})
+    if unknown:
+        raise ModelError(f"--update-every: {', '.join(unknown)} not among the replayed apps")
     paths = autoage(
-        apps, schedule, args.out, args.seed, args.disk_bytes, args.days, scale, size_scale
+        apps,
+        schedule,
+        args.out,
+        args.seed,
+        args.disk_bytes,
+        args.days,
+        scale,
+        size_scale,
+        update_every,
+        args.aged,
     )
     return {
         "out": str(args.out),

@@ -2,9 +2,12 @@
 
 Output, one trace per day, replayed in turn with a snapshot between days:
 - `day-00.iotrace`: one `fill` of a single sequentially written file to the fill
-  percentage (its own trace, so that nothing else allocates while it is written);
+  percentage (its own trace, so that nothing else allocates while it is written); none
+  when the replay starts from an already aged image (`aged=True`: janusd's recurring
+  run, whose disk a fill/delete aging left at the paper's utilization);
 - `day-01.iotrace` ... `day-NN.iotrace`: day 1 installs every app; later days update the
-  apps that are due (about every 10 days each, phases spread at random); every day runs
+  apps that are due (about every 10 days each, or an app's own period given in
+  `update_every`, phases spread at random); every day runs
   each app's scenario for its share of the daily usage time (3.7 h, compressed by
   `scale`), one app at a time, each run preceded by a `reclaim` of random images
   (300 MB on the seeds' 26 GB partition, scaled to the disk) if the disk is full;
@@ -39,12 +42,26 @@ class DayPlan:
 
 
 def update_days(
-    apps: list[AppModel], schedule: Schedule, rng: random.Random, days: int
+    apps: list[AppModel],
+    schedule: Schedule,
+    rng: random.Random,
+    days: int,
+    update_every: dict[str, float] | None = None,
 ) -> dict[str, list[int]]:
-    """Days on which each app is updated: a random phase, then every period ± jitter."""
+    """Days on which each app is updated: a random phase, then every period ± jitter.
+    The period is the app's in `update_every` (days), else its model's, else the
+    schedule's."""
     plan: dict[str, list[int]] = {}
+    update_every = update_every or {}
+    unknown = sorted(set(update_every) - {app.app for app in apps})
+    if unknown:
+        raise ValueError(f"update periods for apps not replayed: {', '.join(unknown)}")
     for app in apps:
-        period = app.install.update_every_days or schedule.update_every_days
+        period = (
+            update_every.get(app.app) or app.install.update_every_days or schedule.update_every_days
+        )
+        if period < 1:
+            raise ValueError(f"{app.app}: update period {period:g} days is below one day")
         day = 1 + rng.randint(1, max(1, round(period)))
         found = []
         while day <= days:
@@ -56,9 +73,13 @@ def update_days(
 
 
 def plan_days(
-    apps: list[AppModel], schedule: Schedule, rng: random.Random, days: int
+    apps: list[AppModel],
+    schedule: Schedule,
+    rng: random.Random,
+    days: int,
+    update_every: dict[str, float] | None = None,
 ) -> list[DayPlan]:
-    updates = update_days(apps, schedule, rng, days)
+    updates = update_days(apps, schedule, rng, days, update_every)
     usage_seconds = schedule.use_hours_per_day * 3600
     shares = sum(app.usage_share for app in apps)
     plans = []
@@ -121,8 +142,11 @@ def autoage(
     days: int | None = None,
     scale: float | None = None,
     size_scale: float | None = None,
+    update_every: dict[str, float] | None = None,
+    aged: bool = False,
 ) -> list[Path]:
-    """Write day-00 … day-NN traces and days.tsv; returns the trace paths."""
+    """Write day-00 … day-NN traces and days.tsv; returns the trace paths. With `aged`
+    the disk is aged before day 1 by someone else: no day-00 fill trace."""
     days = schedule.days if days is None else days
     if days < 1:
         raise ValueError("days must be at least 1")
@@ -133,7 +157,7 @@ def autoage(
     if size_scale is None:
         size_scale = default_size_scale(disk_bytes, schedule, scale)
     rng = random.Random(f"autoage:{seed}")
-    plans = plan_days(apps, schedule, rng, days)
+    plans = plan_days(apps, schedule, rng, days, update_every)
     disk_scale = disk_bytes / schedule.reference_disk_bytes
     gen = Generator(apps, random.Random(f"autoage-ops:{seed}"), scale, size_scale, disk_scale)
     out = Path(out_dir)
@@ -146,11 +170,12 @@ def autoage(
     written: list[Path] = []
     rows = ["\t".join(DAY_COLUMNS)]
 
-    fill = [make_op(0, MEDIA_THREAD, "fill", FILL_PATH, schedule.fill_percent)]
-    path = out / "day-00.iotrace"
-    write_trace(path, fill, [*comments, f"day 0: fill to {schedule.fill_percent}%"])
-    written.append(path)
-    rows.append(_summary(0, None, fill, None))
+    if not aged:
+        fill = [make_op(0, MEDIA_THREAD, "fill", FILL_PATH, schedule.fill_percent)]
+        path = out / "day-00.iotrace"
+        write_trace(path, fill, [*comments, f"day 0: fill to {schedule.fill_percent}%"])
+        written.append(path)
+        rows.append(_summary(0, None, fill, None))
 
     gap = int(schedule.session_gap_seconds * scale * 1e6)
     for plan in plans:

@@ -11,6 +11,8 @@
 #   ftl-append.dop.csv           DoF_P of the files as the appends left them
 from collections import namedtuple
 
+from mobifrag.workflow import free_space_targets
+
 # janusd: the e4defrag runs' folders each method replays from.
 JANUSD_RUN = "treat/e4defrag/{level}/threads-{threads}"
 JANUSD_WILDCARDS = {"level": "low|moderate|high|full", "threads": r"\d+"}
@@ -72,28 +74,50 @@ dof_lp_runs = lambda w: {
     for n in scale_params(w.scale)["treat"]["defrag_threads"]
 }
 
-# janusd's recurring defragmentation.
+# janusd's recurring defragmentation, one run per aged state (`janusd.recurring_states`:
+# a utilization, its intervals) and interval.
 RECURRING = "janusd/recurring"
+RECURRING_RUN = f"{RECURRING}/util-{{utilization}}/every-{{interval}}d"
+RECURRING_WILDCARDS = {"utilization": r"\d+", "interval": r"\d+"}
 
-# Label → the replayed defragmentations of each interval.
-recurring_runs = lambda w: {
-    f"interval_days={n}": results(f"{RECURRING}/every-{n}d/defrags").format(
-        device=w.device, scale=w.scale
-    )
-    for n in config["janusd"]["recurring_intervals"]
+# Utilization → its state in the config (level, intervals).
+recurring_states = lambda: {
+    state["utilization_percent"]: state
+    for state in config["janusd"]["recurring_states"]
 }
 
-# Label → the guest job's folder of each interval (its snapshots around each e4defrag
-# run, defrag/day-NN/{before,after}/).
+# (label, wildcards) of every recurring run: each state's utilization and intervals.
+recurring_labels = lambda: [
+    (
+        f"utilization_percent={u},interval_days={n}",
+        {"utilization": u, "interval": n},
+    )
+    for u, state in recurring_states().items()
+    for n in state["intervals"]
+]
+
+# Label → the replayed defragmentations of each run.
+recurring_runs = lambda w: {
+    label: results(f"{RECURRING_RUN}/defrags").format(
+        device=w.device, scale=w.scale, **run
+    )
+    for label, run in recurring_labels()
+}
+
+# Label → the guest job's folder of each run (its snapshots around each e4defrag run,
+# defrag/day-NN/{before,after}/).
 recurring_guest_runs = lambda w: {
-    f"interval_days={n}": on_platform(f"{RECURRING}/every-{n}d/run", w)
-    for n in config["janusd"]["recurring_intervals"]
+    label: on_platform(f"{RECURRING_RUN}/run", w, **run)
+    for label, run in recurring_labels()
 }
 
 # The packages of `janusd.recurring_apps`, whose launches and files the tables follow.
 recurring_packages = lambda: " ".join(
     app_package(a) for a in config["janusd"]["recurring_apps"]
 )
+
+# The recurring runs' disk (the scale's AutoAge disk), MiB.
+recurring_disk_mib = lambda w: scale_params(w.scale)["autoage"]["disk_mib"]
 
 
 rule janusd_e4defrag_csv:
@@ -177,11 +201,18 @@ rule janusd_replay:
         " -o {output.summary} 2> {log}"
 
 
-# Recurring defragmentation (janusd §2.5, Fig. 5): results/{device}/{scale}/janusd/recurring/
-#   traces/                      AutoAge day traces of `janusd.recurring_apps`
-#   every-{n}d/run/              the replay with e4defrag every n days (defrag/day-NN/,
-#                                blktrace/day-NN/)
-#   every-{n}d/defrags/day-NN/   e4defrag.csv, janusdl/, ftl-{e4defrag,janusdl}.json,
+# Recurring defragmentation (janusd §2.3-2.5, Figs. 3-5): results/{device}/{scale}/
+# janusd/recurring/ (and the platform's runs under janusd/recurring/)
+#   traces/                      AutoAge day traces of `janusd.recurring_apps` from day 1
+#                                (no day-00 fill: the disk is aged before)
+#   aging/util-{u}.iotrace, aged/util-{u}/disk.img
+#                                fill/delete aging to u % (holes only) and its image
+#   aged/free-space.csv          the aged images' free space, checked (copied to the
+#                                results' janusd/recurring/free-space.csv)
+#   util-{u}/every-{n}d/run/     the replay on a copy of the aged image with e4defrag every
+#                                n days (defrag/day-NN/, blktrace/day-NN/)
+#   util-{u}/every-{n}d/defrags/day-NN/
+#                                e4defrag.csv, janusdl/, ftl-{e4defrag,janusdl}.json,
 #                                launch-PACKAGE-{before,after}/ and .json: each app's
 #                                launch reads over the layout before / after the defrag
 #   copies.csv, launch.csv       bytes each method wrote per defragmentation; launches
@@ -198,55 +229,145 @@ rule janusd_recurring_traces:
         python=PYTHON,
         models=config["autoage"]["models"],
         apps=",".join(config["janusd"]["recurring_apps"]),
+        update_every=" ".join(
+            f"--update-every {app}={days}"
+            for app, days in config["janusd"]["recurring_update_every_days"].items()
+        ),
         seed=config["seed"],
         days=lambda w: min(
             scale_params(w.scale)["autoage"]["days"],
             config["janusd"]["recurring_days"],
         ),
-        disk_bytes=lambda w: scale_params(w.scale)["autoage"]["disk_mib"] * 1024 * 1024,
+        disk_bytes=lambda w: recurring_disk_mib(w) * 1024 * 1024,
     shell:
         "{params.python} -m mobifrag.workloads autoage --models {params.models}"
-        " --apps {params.apps} --days {params.days} --seed {params.seed}"
-        " --disk-bytes {params.disk_bytes} --out {output} > {log} 2>&1"
+        " --apps {params.apps} {params.update_every} --aged --days {params.days}"
+        " --seed {params.seed} --disk-bytes {params.disk_bytes} --out {output}"
+        " > {log} 2>&1"
+
+
+# The aged image of one state: fill/delete (TMC §4.3) down to its utilization with
+# TMC's file sizes, as the treatments' Low/High (rules/experiments/treat.smk).
+rule janusd_recurring_aging_trace:
+    output:
+        workloads(f"{RECURRING}/aging/util-{{utilization}}.iotrace"),
+    log:
+        workloads("logs/janusd-recurring-aging-{utilization}.log"),
+    wildcard_constraints:
+        utilization=r"\d+",
+    priority: LONG_CHAIN
+    localrule: True
+    params:
+        python=PYTHON,
+        seed=config["seed"],
+        disk_bytes=lambda w: recurring_disk_mib(w) * 1024 * 1024,
+        hole_limit=free_space_targets.hole_limit(config["filldelete"], 1.0),
+    shell:
+        "{params.python} -m mobifrag.workloads filldelete --disk-bytes {params.disk_bytes}"
+        " --target {wildcards.utilization} --hole-limit {params.hole_limit}"
+        " --seed {params.seed} --out {output} > {log} 2>&1"
+
+
+use rule guest_job as janusd_recurring_age with:
+    input:
+        unpack(guest_inputs("jobs/age-image.sh")),
+        trace=workloads(f"{RECURRING}/aging/util-{{utilization}}.iotrace"),
+    output:
+        out=directory(platform_runs(f"{RECURRING}/aged/util-{{utilization}}")),
+    log:
+        platform_runs("logs/janusd-recurring-aged-{utilization}.console.log"),
+    benchmark:
+        platform_runs("benchmarks/janusd_recurring_age-{utilization}.tsv")
+    wildcard_constraints:
+        utilization=r"\d+",
+    priority: LONG_CHAIN
+    params:
+        **guest_job_args(
+            "{fs} {mkfs} $(realpath {input.trace}) {seed}",
+            fs=JANUSD_FS,
+            mkfs=mkfs_options(JANUSD_FS),
+            seed=config["seed"],
+        ),
+        disk_mib=recurring_disk_mib,
+        runner="--keep-disk",
+
+
+# The aged states' free space, checked before any recurring run starts from them.
+rule janusd_recurring_free_space:
+    input:
+        aged=lambda w: [
+            platform_runs(f"{RECURRING}/aged/util-{{utilization}}").format(
+                platform=w.platform, scale=w.scale, utilization=u
+            )
+            for u in recurring_states()
+        ],
+        code=python_sources("mobifrag.tables.free_space"),
+    output:
+        platform_runs(f"{RECURRING}/aged/free-space.csv"),
+    log:
+        platform_runs("logs/janusd-recurring-free-space.log"),
+    localrule: True
+    params:
+        python=PYTHON,
+        states=lambda w, input: " ".join(
+            free_space_targets.utilization_state(
+                f"util-{u}",
+                f"{aged}/freespace.txt",
+                f"{aged}/df.txt",
+                state["level"],
+                u,
+                config["filldelete"],
+            )
+            for (u, state), aged in zip(recurring_states().items(), input.aged)
+        ),
+    shell:
+        "{params.python} -m mobifrag.tables.free_space {params.states} --out {output}"
+        " 2> {log}"
 
 
 use rule guest_job as janusd_recurring with:
     input:
         unpack(guest_inputs("jobs/janusd-recurring.sh")),
         traces=workloads(f"{RECURRING}/traces"),
+        aged=platform_runs(f"{RECURRING}/aged/util-{{utilization}}"),
+        free_space=platform_runs(f"{RECURRING}/aged/free-space.csv"),
     output:
-        out=directory(platform_runs(f"{RECURRING}/every-{{interval}}d/run")),
+        out=directory(platform_runs(f"{RECURRING_RUN}/run")),
     log:
-        platform_runs("logs/janusd-recurring-every-{interval}d.console.log"),
+        platform_runs(
+            "logs/janusd-recurring-{utilization}-every-{interval}d.console.log"
+        ),
     benchmark:
-        platform_runs("benchmarks/janusd_recurring-every-{interval}d.tsv")
+        platform_runs("benchmarks/janusd_recurring-{utilization}-every-{interval}d.tsv")
     wildcard_constraints:
-        interval=r"\d+",
+        **RECURRING_WILDCARDS,
     priority: LONG_CHAIN
     params:
         **guest_job_args(
-            "{fs} {mkfs} $(realpath {input.traces}) {seed} {wildcards.interval}",
+            "{fs} aged $(realpath {input.traces}) {seed} {wildcards.interval}",
             fs=JANUSD_FS,
-            mkfs=mkfs_options(JANUSD_FS),
             seed=config["seed"],
         ),
-        disk_mib=lambda w: scale_params(w.scale)["autoage"]["disk_mib"],
+        disk_mib=recurring_disk_mib,
+        runner=guest_args("--disk-from {input.aged}/disk.img"),
 
 
 rule janusd_recurring_replays:
     input:
-        run=lambda w: on_platform(f"{RECURRING}/every-{{interval}}d/run", w),
+        run=lambda w: on_platform(f"{RECURRING_RUN}/run", w),
         profile="devices/{device}.yaml",
         sim=FTL_SIM,
         code=python_sources("mobifrag.model.janusd_remap"),
     output:
-        directory(results(f"{RECURRING}/every-{{interval}}d/defrags")),
+        directory(results(f"{RECURRING_RUN}/defrags")),
     log:
-        results("logs/janusd-recurring-every-{interval}d-replays.log"),
+        results("logs/janusd-recurring-{utilization}-every-{interval}d-replays.log"),
     benchmark:
-        results("benchmarks/janusd_recurring_replays-every-{interval}d.tsv")
+        results(
+            "benchmarks/janusd_recurring_replays-{utilization}-every-{interval}d.tsv"
+        )
     wildcard_constraints:
-        interval=r"\d+",
+        **RECURRING_WILDCARDS,
     params:
         python=PYTHON,
         packages=recurring_packages(),
@@ -291,9 +412,11 @@ rule janusd_recurring_table:
 rule janusd_recurring_dof_table:
     input:
         lambda w: recurring_guest_runs(w).values(),
+        free_space=lambda w: on_platform(f"{RECURRING}/aged/free-space.csv", w),
         code=python_sources("mobifrag.tables.janusd"),
     output:
-        results(f"{RECURRING}/dof.csv"),
+        table=results(f"{RECURRING}/dof.csv"),
+        free_space=results(f"{RECURRING}/free-space.csv"),
     log:
         results("logs/janusd-recurring-dof-table.log"),
     localrule: True
@@ -303,7 +426,8 @@ rule janusd_recurring_dof_table:
         packages=recurring_packages(),
     shell:
         "{params.python} -m mobifrag.tables.janusd recurring-dof {params.runs}"
-        " --packages {params.packages} --out {output} 2> {log}"
+        " --packages {params.packages} --out {output.table} 2> {log}"
+        " && cp {input.free_space} {output.free_space}"
 
 
 rule janusd_dof_lp_table:
