@@ -80,17 +80,34 @@ static bool touching(const struct free_runs *runs, const struct span *extents, s
     return false;
 }
 
+/* A freed or candidate extent ending at (by_end) or starting at (!by_end)
+ * offset, or up to runs->bridge_blocks blocks short of it; *gap is the bytes
+ * between. */
+static bool near(const struct free_runs *runs, const struct span *extents, size_t count,
+                 uint64_t offset, bool by_end, uint64_t *length, uint64_t *gap)
+{
+    for (uint64_t blocks = 0; blocks <= runs->bridge_blocks; blocks++) {
+        *gap = blocks * runs->block_bytes;
+        if (by_end && *gap > offset)
+            return false;
+        uint64_t at = by_end ? offset - *gap : offset + *gap;
+        if (touching(runs, extents, count, at, by_end, length))
+            return true;
+    }
+    return false;
+}
+
 static uint64_t run_through(const struct free_runs *runs, const struct span *extents,
                             size_t count, const struct span *extent)
 {
-    uint64_t bytes = extent->length, length;
+    uint64_t bytes = extent->length, length, gap;
     for (uint64_t at = extent->start;
-         at > 0 && touching(runs, extents, count, at, true, &length) && length <= at;
-         at -= length)
-        bytes += length;
+         at > 0 && near(runs, extents, count, at, true, &length, &gap) && length + gap <= at;
+         at -= length + gap)
+        bytes += length + gap;
     for (uint64_t at = extent->start + extent->length;
-         touching(runs, extents, count, at, false, &length); at += length)
-        bytes += length;
+         near(runs, extents, count, at, false, &length, &gap); at += length + gap)
+        bytes += length + gap;
     return bytes;
 }
 

@@ -20,8 +20,13 @@ struct span_map {
     size_t capacity, count;
 };
 
+/* bridge_blocks: used blocks of block_bytes each that may lie between two
+ * free extents and still join them into one run (0: only extents that touch).
+ * A deleted file frees blocks FIEMAP does not list, the blocks of its extent
+ * tree above all, and those sit beside its data. */
 struct free_runs {
     struct span_map by_start, by_end;
+    uint64_t bridge_blocks, block_bytes;
 };
 
 /* The longest free run (bytes) any of the extents would belong to if they

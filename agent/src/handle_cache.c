@@ -144,6 +144,12 @@ void handle_cache_forget(struct handle_cache *cache, const char *path)
     handle->sql = NULL;
 }
 
+void handle_cache_close_fds(struct handle_cache *cache)
+{
+    while (cache->open_count > 0)
+        close_fd(cache, cache->open[cache->open_count - 1]);
+}
+
 void handle_cache_close_all(struct handle_cache *cache)
 {
     for (size_t i = 0; i < cache->slot_count; i++) {

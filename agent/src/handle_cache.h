@@ -50,6 +50,9 @@ int handle_cache_fd(struct handle_cache *cache, const char *path,
 /* Closes what this thread has open under path (before unlink/rename). */
 void handle_cache_forget(struct handle_cache *cache, const char *path);
 
+/* Closes every open descriptor; the entries stay (reopened on next use). */
+void handle_cache_close_fds(struct handle_cache *cache);
+
 /* Closes everything and frees the cache. */
 void handle_cache_close_all(struct handle_cache *cache);
 

@@ -186,6 +186,21 @@ static void free_runs_join_touching_freed_extents(void)
     free_runs_release(&runs);
 }
 
+static void free_runs_bridge_a_used_block_or_two(void)
+{
+    /* [4K, 8K) used between left and a candidate: a block of a deleted file's
+     * extent tree may lie there and be freed with the file. */
+    struct free_runs runs = {.bridge_blocks = 1, .block_bytes = 4096};
+    struct span left = ONE(0), near_one = ONE(8192), near_two = ONE(12288), far = ONE(28672);
+    CHECK(free_runs_free(&runs, &left, 1));
+    CHECK_EQ(free_runs_longest_with(&runs, &near_one, 1), 12288);
+    CHECK_EQ(free_runs_longest_with(&runs, &near_two, 1), 4096); /* two blocks between */
+    runs.bridge_blocks = 2;
+    CHECK_EQ(free_runs_longest_with(&runs, &near_two, 1), 16384);
+    CHECK_EQ(free_runs_longest_with(&runs, &far, 1), 4096);
+    free_runs_release(&runs);
+}
+
 static void free_runs_join_a_files_own_touching_extents(void)
 {
     struct free_runs runs = {0};
@@ -226,5 +241,7 @@ void register_replay_unit_tests(void)
                   free_runs_join_touching_freed_extents);
     test_register("replay units: free runs join a file's own touching extents",
                   free_runs_join_a_files_own_touching_extents);
+    test_register("replay units: free runs bridge a used block or two",
+                  free_runs_bridge_a_used_block_or_two);
     test_register("replay units: errno values have names", errno_values_have_names);
 }
