@@ -69,6 +69,24 @@ def local_device_files(folder: Path) -> dict[str, str]:
     return {"MOBIFRAG_LOCAL_DEVICES": str(folder)}
 
 
+def repo_copy(target: Path) -> Path:
+    """The tracked files of the working tree (no results or builds) in `target`, with the
+    repo's venv: a run there writes nothing into the repo."""
+    import shutil
+    import subprocess
+
+    files = subprocess.run(
+        ["git", "ls-files", "-z"], cwd=REPO, capture_output=True, check=True
+    ).stdout.split(b"\0")
+    for name in filter(None, (f.decode() for f in files)):
+        source = REPO / name
+        if source.is_file():
+            (target / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, target / name)
+    (target / ".venv").symlink_to(REPO / ".venv")
+    return target
+
+
 @pytest.fixture
 def board_serials(tmp_path, monkeypatch):
     """Every Snakemake run of the test reads local device files with a board serial."""
