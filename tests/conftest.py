@@ -106,7 +106,7 @@ def local_env(env=None) -> dict[str, str]:
     """The environment of a Snakemake run that executes locally. Snakemake's SLURM
     executor plugin asks `scontrol show config` for the cluster's settings whenever
     Snakemake starts; where SLURM's tools are installed but no controller answers (a
-    machine after tests/test_slurm.py), that takes 9-10 s per run. An empty SLURM
+    machine after tests/emulator/test_slurm.py), that takes 9-10 s per run. An empty SLURM
     configuration makes `scontrol` fail at once, and a local run needs none."""
     import os
 
