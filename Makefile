@@ -175,12 +175,12 @@ clean-all: clean
 # of it; kept out of `make test`, and run by CI (.ci/run) before it.
 .PHONY: test-arm64
 test-arm64: bootstrap
-	MOBIFRAG_TEST_ARM64=1 python -m pytest -m arm64 tests/test_arm64_boot.py
+	MOBIFRAG_TEST_ARM64=1 python -m pytest -m arm64 tests/emulator/test_arm64_boot.py
 
 # The generated pages of docs/: the evaluator's appendix (every claim with its commands
 # and band) and the figures page, from config/claims.yaml and paper-figures/registry.yaml,
 # and README's verdict counts from the reference runs of docs/reference/;
-# tests/test_docs_pages.py fails while they are stale.
+# tests/report/test_docs_pages.py fails while they are stale.
 .PHONY: docs
 docs: bootstrap
 	python -m mobifrag.report.docs_pages --claims config/claims.yaml \

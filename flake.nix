@@ -13,7 +13,7 @@
       forAll = f: nixpkgs.lib.genAttrs systems (system: f nixpkgs.legacyPackages.${system});
 
       # A PyPI sdist at the version and sha256 that requirements.lock pins
-      # (tests/test_environment.py checks both against the lock).
+      # (tests/workflow/test_environment.py checks both against the lock).
       fromPypi = pname: version: hash: ps: attrs:
         ps.buildPythonPackage ({
           inherit pname version;
@@ -145,7 +145,7 @@
           arm64-sqlite-static = cross.pkgsStatic.sqlite;
         };
 
-      # Every tool the pipeline runs, one per line. tests/test_environment.py maps each to
+      # Every tool the pipeline runs, one per line. tests/workflow/test_environment.py maps each to
       # bootstrap/debian-packages.txt (or says why it has no Debian package) and fails on
       # a tool in one list and not the other.
       tools = pkgs: mine: with pkgs; [

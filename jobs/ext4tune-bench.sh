@@ -22,7 +22,7 @@
 # point to clear the cache between; its random-mix test (-i 8) in throughput mode runs
 # each process as either its random reader or its random writer by the read percentage
 # (-+p 100: reads only, -+p 0: writes only; IOzone prints "Percent read ... is 1" for 0,
-# and its one process still only writes, which tests/test_iozone_fetch.py checks), every
+# and its one process still only writes, which tests/platform/test_iozone_fetch.py checks), every
 # 4 KB record once in a shuffled order. So all four tests run in throughput mode with one
 # process (-t 1), each reporting its own rate ("Children see throughput"), the same timing
 # for all: -e puts the writes' fsync in it, -+n skips the re-tests:

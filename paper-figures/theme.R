@@ -25,7 +25,7 @@ palette_for <- function(n) rep_len(okabe_ito[c(1, 2, 3, 5, 6, 7, 8, 4)], n)
 
 # Display names of the apps of traces/scenarios/ (TMC Table 3) and traces/launch/game.yaml
 # (TMC §5.2.1: Angry Birds, "Game" in the paper's figures), by scenario name and by
-# package; tests/test_figures.py checks both lists against those files.
+# package; tests/figures/test_figures.py checks both lists against those files.
 app_names <- c(
   camera = "Camera", chrome = "Chrome", earth = "Google Earth", facebook = "Facebook",
   gallery = "Gallery", game = "Game", gmail = "Gmail", instagram = "Instagram",

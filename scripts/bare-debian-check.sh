@@ -11,7 +11,7 @@
 #   bootstrap   make bootstrap            (Debian packages, .venv, agent, ftl-sim)
 #   lint        make lint
 #   test-fast   nice -n 19 make test-fast (the tests that boot no guest)
-#   emulator    one guest boot of tests/test_emulator.py (builds the kernel first)
+#   emulator    one guest boot of tests/emulator/test_emulator.py (builds the kernel first)
 #   test        nice -n 19 make test      (about 45 min on 2 cores)
 #   reproduce   nice -n 19 make reproduce (about 2 h on 2 cores)
 # Environment: MIRROR, Debian's archive to debootstrap from (default: the bookworm source
@@ -175,7 +175,7 @@ step_command() {
         lint) echo "make lint" ;;
         test-fast) echo "nice -n 19 make test-fast" ;;
         emulator)
-            echo "nice -n 19 .venv/bin/python -m pytest -q tests/test_emulator.py" \
+            echo "nice -n 19 .venv/bin/python -m pytest -q tests/emulator/test_emulator.py" \
                 "-k job_outputs_and_disk_reach_the_host"
             ;;
         test) echo "nice -n 19 make test" ;;

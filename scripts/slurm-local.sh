@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A real single-node SLURM cluster on this machine, for trying profiles/slurm and for
-# tests/test_slurm.py. Debian packages only, no network beyond localhost.
+# tests/emulator/test_slurm.py. Debian packages only, no network beyond localhost.
 #
 #   scripts/slurm-local.sh [start]   install what is missing, configure, start, wait for idle
 #   scripts/slurm-local.sh stop      stop every daemon this script started

@@ -69,6 +69,24 @@ def local_device_files(folder: Path) -> dict[str, str]:
     return {"MOBIFRAG_LOCAL_DEVICES": str(folder)}
 
 
+def repo_copy(target: Path) -> Path:
+    """The tracked files of the working tree (no results or builds) in `target`, with the
+    repo's venv: a run there writes nothing into the repo."""
+    import shutil
+    import subprocess
+
+    files = subprocess.run(
+        ["git", "ls-files", "-z"], cwd=REPO, capture_output=True, check=True
+    ).stdout.split(b"\0")
+    for name in filter(None, (f.decode() for f in files)):
+        source = REPO / name
+        if source.is_file():
+            (target / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, target / name)
+    (target / ".venv").symlink_to(REPO / ".venv")
+    return target
+
+
 @pytest.fixture
 def board_serials(tmp_path, monkeypatch):
     """Every Snakemake run of the test reads local device files with a board serial."""
@@ -88,7 +106,7 @@ def local_env(env=None) -> dict[str, str]:
     """The environment of a Snakemake run that executes locally. Snakemake's SLURM
     executor plugin asks `scontrol show config` for the cluster's settings whenever
     Snakemake starts; where SLURM's tools are installed but no controller answers (a
-    machine after tests/test_slurm.py), that takes 9-10 s per run. An empty SLURM
+    machine after tests/emulator/test_slurm.py), that takes 9-10 s per run. An empty SLURM
     configuration makes `scontrol` fail at once, and a local run needs none."""
     import os
 

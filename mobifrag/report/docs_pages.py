@@ -13,7 +13,7 @@ every figure of paper-figures/registry.yaml with its caption, its tables and the
 judged on it. Both are written from those two files and, for the appendix's times, from
 docs/measurements.md; docs/artifact-appendix.md also reads the reference runs
 (docs/reference/) and the repository's setup files, and README's verdict counts come from
-the reference runs (`make docs`). tests/test_docs_pages.py fails when the committed pages
+the reference runs (`make docs`). tests/report/test_docs_pages.py fails when the committed pages
 differ from what this writes.
 
 Each page's prose and layout are a Jinja2 template of mobifrag/report/templates/docs/

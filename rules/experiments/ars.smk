@@ -10,7 +10,7 @@
 #                         (ars-blocksize.sh; blktrace/read-<bytes>-<run>/)
 #   motivation.csv, blocksize.csv  their tables (mobifrag/tables/ars.py), the reads
 #                         modeled on the device profile (ftl-sim) and their wall time
-#   checks/               the patch's checks (ars-checks.sh, tests/test_ars_kernel.py)
+#   checks/               the patch's checks (ars-checks.sh, tests/emulator/test_ars_kernel.py)
 
 ARS_SCHEMES = "|".join(config["ars"]["schemes"])
 ars_params = lambda scale: scale_params(scale)["ars"]

@@ -67,7 +67,7 @@ rule agent_arm64:
 
 rule busybox_arm64:
     # Debian's static busybox for arm64, unpacked (not installed): the shell of the
-    # arm64 smoke test's initramfs (tests/test_arm64_boot.py).
+    # arm64 smoke test's initramfs (tests/emulator/test_arm64_boot.py).
     output:
         BUSYBOX_ARM64,
     log:

@@ -1,6 +1,6 @@
 """filebench, built from its pinned upstream source (benchmarks/filebench, rule
 filebench_build): fetch.sh takes the verified vendor copy (its refusals:
-tests/test_fetch_pinned.py); the FFSB workloads of benchmarks/filebench/ run with the
+tests/workflow/test_fetch_pinned.py); the FFSB workloads of benchmarks/filebench/ run with the
 built binary (on the host, in a scratch folder) and their summaries are what the
 Ext4-tuning table reads."""
 

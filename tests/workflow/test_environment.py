@@ -8,10 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from conftest import REPO
 from mobifrag.report import provenance
 from mobifrag.report.provenance import VersionReaders
-
-REPO = Path(__file__).resolve().parent.parent
 
 
 def canonical(name):

@@ -8,8 +8,9 @@ configuration facts; mkfs options."""
 import csv
 
 import pytest
-from test_ftl_closed_loop import DEVICE, FTL_SIM, write_blktrace
 
+from block_traces import DEVICE, write_blktrace
+from conftest import FTL_SIM
 from mobifrag.measure.iozone import IozoneReportError, iozone_run
 from mobifrag.model import run_phases
 from mobifrag.model.run_phases import RunModels

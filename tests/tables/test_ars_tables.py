@@ -6,9 +6,9 @@ import csv
 import json
 
 import pytest
-from test_ftl_closed_loop import DEVICE, FTL_SIM, write_blktrace
 
-from conftest import write_snapshot
+from block_traces import DEVICE, write_blktrace
+from conftest import FTL_SIM, write_snapshot
 from mobifrag.model import ftl
 from mobifrag.tables.ars import main
 

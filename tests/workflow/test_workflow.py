@@ -155,10 +155,14 @@ def test_figures_name_the_wall_series_for_where_the_runs_ran(device, series, boa
     assert f"MOBIFRAG_FIGURE_REFERENCE={reference}" in run.stdout
 
 
-def test_the_emulator_tests_joint_run_plans_every_modules_guest_jobs():
+def test_the_emulator_tests_joint_run_plans_every_modules_guest_jobs(monkeypatch):
     # The one run tests/conftest.py (fresh_runs) makes the emulator tests' outputs with:
     # a run it cannot start falls back to one module after another, which passes, slowly.
-    modules = [importlib.import_module(p.stem) for p in sorted(REPO.glob("tests/test_*.py"))]
+    # Each module is imported as pytest imports it: by its name, its folder on sys.path.
+    modules = []
+    for path in sorted(REPO.glob("tests/*/test_*.py")):
+        monkeypatch.syspath_prepend(path.parent)
+        modules.append(importlib.import_module(path.stem))
     runs = [m.FRESH_RUN for m in modules if hasattr(m, "FRESH_RUN")]
     assert len(runs) >= 10
     plan = snakemake("-n", "--forceall", *joint_run(runs), cores=JOINT_CORES)
@@ -173,7 +177,7 @@ def test_tests_that_wait_for_the_joint_run_come_after_the_others(request):
     order = [runs_workflow(item) for item in request.session.items]
     assert order == sorted(order)
     selected = {item.nodeid for item in request.session.items}
-    emulator = "tests/test_emulator.py::test_job_outputs_and_disk_reach_the_host"
+    emulator = "tests/emulator/test_emulator.py::test_job_outputs_and_disk_reach_the_host"
     if emulator in selected:
         assert runs_workflow(next(i for i in request.session.items if i.nodeid == emulator))
 

@@ -1,7 +1,7 @@
 """jobs/ars-fragbench.sh's order of steps, run from a host shell over stand-ins for the
 guest's helpers (jobs/lib.sh, jobs/ars-lib.sh) that only log their calls: where the
 snapshots of F2FS's counters fall around Android's GC pass and the High measurements
-(ARS §V.A: GC measured at High). The emulator run (tests/test_ars_eval.py) checks the
+(ARS §V.A: GC measured at High). The emulator run (tests/emulator/test_ars_eval.py) checks the
 same job on a real F2FS."""
 
 import subprocess

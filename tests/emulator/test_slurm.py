@@ -94,7 +94,8 @@ def failing_qemu(bin_dir: Path, marker: Path) -> Path:
     wrapper.write_text(
         "#!/bin/sh\n"
         f'case " $* " in *" -virtfs "*) if mkdir {marker} 2>/dev/null; then\n'
-        f'  echo "{QEMU}: failure injected by tests/test_slurm.py" >&2; exit 1; fi ;; esac\n'
+        f'  echo "{QEMU}: failure injected by tests/emulator/test_slurm.py" >&2; exit 1\n'
+        "fi ;; esac\n"
         f'exec {real} "$@"\n'
     )
     wrapper.chmod(0o755)

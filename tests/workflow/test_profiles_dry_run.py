@@ -4,14 +4,21 @@ what a profile still lacks (the HiKey960's Android ramdisk) fails the job that n
 
 import os
 import re
-import shutil
 import subprocess
 import sys
 
 import pytest
 import yaml
 
-from conftest import BOARD_SERIAL, REPO, local_device_files, local_env, planned_jobs, snakemake
+from conftest import (
+    BOARD_SERIAL,
+    REPO,
+    local_device_files,
+    local_env,
+    planned_jobs,
+    repo_copy,
+    snakemake,
+)
 from mobifrag.workflow.profiles import DEVICES, SCHEMA
 from mobifrag.workflow.study_config import load_config
 
@@ -103,21 +110,6 @@ def test_a_named_ramdisk_takes_the_markers_place(tmp_path):
     output = plan.stdout + plan.stderr
     assert plan.returncode == 0, output[-3000:]
     assert "ramdisk_missing" not in output and "boot_image" in output
-
-
-def repo_copy(target):
-    """The tracked files of the working tree (no results or builds) in `target`, with the
-    repo's venv: a run there writes nothing into the repo."""
-    files = subprocess.run(
-        ["git", "ls-files", "-z"], cwd=REPO, capture_output=True, check=True
-    ).stdout.split(b"\0")
-    for name in filter(None, (f.decode() for f in files)):
-        source = REPO / name
-        if source.is_file():
-            (target / name).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(source, target / name)
-    (target / ".venv").symlink_to(REPO / ".venv")
-    return target
 
 
 @pytest.mark.parametrize("rule, done", [("flash_boot_image", "flash"), ("boot_once", "boot-once")])

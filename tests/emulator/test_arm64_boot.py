@@ -7,8 +7,8 @@ The host's root is x86_64, so the guest gets a tiny initramfs instead of the hos
 Debian's static busybox for arm64 (the shell), the aarch64 agent, and an init script.
 The test disk is an ext4 image made and filled on the host.
 
-Slow (the kernel cross-build takes most of it), so it runs only when asked:
-`make test-arm64` (MOBIFRAG_TEST_ARM64=1 python -m pytest -m arm64 tests/test_arm64_boot.py).
+Slow (the kernel cross-build takes most of it), so it runs only when asked: `make
+test-arm64` (MOBIFRAG_TEST_ARM64=1 python -m pytest -m arm64 tests/emulator/test_arm64_boot.py).
 """
 
 import os

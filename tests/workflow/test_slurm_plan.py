@@ -10,7 +10,7 @@ figures, claims, provenance) runs locally. A new rule that is neither fails this
 until it says `localrule: True`.
 
 And every guest rule carries `retries` (set on rule guest_job, rules/infra/guest.smk,
-and inherited by each `use rule guest_job as ...`). tests/test_slurm.py runs a slice on a
+and inherited by each `use rule guest_job as ...`). tests/emulator/test_slurm.py runs a slice on a
 real SLURM and checks the submissions and a retry.
 """
 

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
+from conftest import REPO
 from mobifrag.workloads import __main__ as workloads_cli
 from mobifrag.workloads.iotrace import TRACE_MAX_THREADS, TraceError, read_trace
 
-REPO = Path(__file__).resolve().parent.parent
 AGENT = REPO / "agent" / "build" / "mobifrag-agent"
 HEADER = b"#iotrace v1\n"
 BIG = str(2**63 - 1).encode()

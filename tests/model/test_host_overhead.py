@@ -5,8 +5,9 @@ a pristine and a fragmented read."""
 import json
 
 import pytest
-from test_ftl_closed_loop import DEVICE, FTL_SIM, readahead_requests, write_blktrace
 
+from block_traces import DEVICE, readahead_requests, write_blktrace
+from conftest import FTL_SIM
 from mobifrag.model import ftl
 from mobifrag.model.host_overhead import fit, main, tmc_marginal_us
 

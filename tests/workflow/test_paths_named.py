@@ -29,7 +29,7 @@ NOT_OURS = {
     ("rules/infra/model.smk", "model/phases.json"),  # a run's results layout
 }
 # A path that continues with one of these is a pattern (`rules/experiments/<x>.smk`,
-# `jobs/{name}.sh`, `tests/test_*.py`), not one file; so is one with a one-letter
+# `jobs/{name}.sh`, `tests/*/test_*.py`), not one file; so is one with a one-letter
 # segment (`devices/D.yaml`, `paper-figures/D/S`).
 PLACEHOLDER_NEXT = set("<{*[$%…")
 ONE_LETTER = re.compile(r"(?:^|/)[A-Za-z](?:\.[\w.]*)?(?:/|$)")

@@ -1,13 +1,11 @@
 """The source files a rule's `python -m mobifrag.…` step runs, and that rules list them."""
 
 import re
-from pathlib import Path
 
 import pytest
 
+from conftest import REPO
 from mobifrag.workflow.sources import SourceError, module_sources
-
-REPO = Path(__file__).resolve().parents[1]
 
 
 def write(root, files):

@@ -5,8 +5,9 @@ flight, and the index the tables read."""
 import json
 
 import pytest
-from test_ftl_closed_loop import DEVICE, FTL_SIM, readahead_requests, write_blktrace
 
+from block_traces import DEVICE, readahead_requests, write_blktrace
+from conftest import FTL_SIM
 from mobifrag.model.run_phases import ModelIndexError, RunModels, main, phase_depths
 
 needs_ftl_sim = pytest.mark.skipif(not FTL_SIM.is_file(), reason="ftl-sim is not built")

@@ -20,9 +20,8 @@ from pathlib import Path
 
 import pytest
 import yaml
-from test_profiles_dry_run import repo_copy
 
-from conftest import REPO, local_env, planned_jobs, snakemake, snakemake_command
+from conftest import REPO, local_env, planned_jobs, repo_copy, snakemake, snakemake_command
 from mobifrag.report import figure_reference, provenance
 from mobifrag.report.claims import load_claims
 from mobifrag.workflow.atomic import write_table

@@ -14,9 +14,8 @@ import sys
 import textwrap
 
 import pytest
-from test_profiles_dry_run import repo_copy
 
-from conftest import REPO, local_env, planned_jobs
+from conftest import REPO, local_env, planned_jobs, repo_copy
 from mobifrag.workflow.claim_tables import ClaimsError, checks_of, read_claims_file
 from mobifrag.workflow.figure_registry import RegistryError, read_registry
 from mobifrag.workflow.study_config import EXPERIMENTS
