@@ -11,8 +11,7 @@
 
 static bool cannot_ask(int error)
 {
-    return error == ENOTTY || error == EOPNOTSUPP || error == EPERM || error == EACCES ||
-           error == EINVAL;
+    return error == ENOTTY || error == EOPNOTSUPP || error == EPERM || error == EACCES;
 }
 
 static int add_free_records(struct free_runs *runs, const struct fsmap_head *head)

@@ -3,10 +3,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/fiemap.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <sys/statfs.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "fiemap_reader.h"
 #include "free_runs.h"
 #include "fs_free_space.h"
@@ -157,6 +159,10 @@ static op_status seed_free_space(struct thinning *thinning, int dir_fd)
     if (syncfs(dir_fd) != 0)
         return errno;
     int seeded = free_runs_add_fs_free_space(&thinning->runs, dir_fd);
+    if (seeded == 1)
+        fprintf(stderr, "%s thin: warning: the file system's free space cannot be read "
+                        "(no GETFSMAP, or not root): only the extents this op frees are joined\n",
+                PROGRAM_NAME);
     return seeded < 0 ? -seeded : OP_OK;
 }
 
