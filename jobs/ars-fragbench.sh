@@ -5,7 +5,8 @@
 # (fill to FILL %, delete every other file, halve the size from START down to MIN bytes)
 # ages the file system to High and they are measured again. ./fio/<state>-<rw>.json
 # with each fio run's blktrace in ./blktrace/<state>-<rw>/ (the reserved files' creation
-# in ./blktrace/create-synthetic/), ./snapshot/<state>/ (the reserved files after each state's measurements),
+# in ./blktrace/create-synthetic/, their writing in ./blktrace/write-reserved/),
+# ./snapshot/<state>/ (the reserved files after each state's measurements),
 # ./state/<aged|collected|measured>/ (F2FS status, free-space map, F2FS's and the disk's
 # I/O counters after the aging, after the GC pass, after the High measurements),
 # ./fragbench-high.json, ./create.tsv, fsck.f2fs at the end. With GC_MS above 0,

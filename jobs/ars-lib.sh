@@ -206,8 +206,8 @@ f2fs_state() {
 # (file-00 ...; their names in DIR.list), created by ars_guest create (timed, workload
 # "synthetic"; traced as phase create-synthetic), then all written at once, each by
 # WRITERS concurrent 4 KiB fsync writers with a slice each (ARS Fig. 1's fragmented
-# file; one fio run, as fio starts slowly in TCG). Prints the files as one fio filename
-# list.
+# file; one fio run, as fio starts slowly in TCG; traced as phase write-reserved).
+# Prints the files as one fio filename list.
 reserved_files() {
   dir=$1 count=$2 size=$3 writers=$4
   for i in $(seq -w 0 $(( count - 1 ))); do echo "file-$i"; done > "$dir.list"
@@ -227,9 +227,11 @@ reserved_files() {
     # shellcheck disable=SC2086 # the names split at the colons, made of file-NN only
     truncate -s "$size" $names
   ) || die "cannot extend the reserved files of $dir"
-  fio --rw=write --bs=4k --size=$(( size / writers )) --offset_increment=$(( size / writers )) \
-    --numjobs="$writers" --ioengine=psync --fsync=1 --fallocate=none --thread \
-    --output=/dev/null "$@" || die "fio (writers of the reserved files) failed"
+  # Traced: the device model places the files' pages as these writers wrote them.
+  traced write-reserved fio --rw=write --bs=4k --size=$(( size / writers )) \
+    --offset_increment=$(( size / writers )) --numjobs="$writers" --ioengine=psync \
+    --fsync=1 --fallocate=none --thread --output=/dev/null "$@" \
+    || die "fio (writers of the reserved files) failed"
   echo "$names"
 }
 

@@ -4,8 +4,9 @@
 # the same size written by WRITERS concurrent 4 KiB fsync writers (each its own slice),
 # both user.ars files, each on a fresh F2FS; then a fragcheck snapshot and READS cold
 # sequential reads of each file. ./reads.tsv: file, run, bytes, ns; ./snapshot/<file>/;
-# each read's blktrace in ./blktrace/read-<file>-<run>/ (from after the page cache is
-# dropped to after a sync that follows the read).
+# each file's writing traced in ./blktrace/write-<file>/ (the device model places its
+# pages as they were written) and each read's in ./blktrace/read-<file>-<run>/ (from
+# after the page cache is dropped to after a sync that follows the read).
 #
 #   ars-motivation.sh SCHEME FILE WRITERS READS
 set -eu
@@ -25,9 +26,10 @@ for kind in continuous fragmented; do
   scheme_mount "$scheme" "$mnt"
   mkdir "$mnt/$kind"
   ars_mark "$mnt/$kind/file.db" "$file"
-  fio --name="$kind" --filename="$mnt/$kind/file.db" --rw=write --bs=4k \
-    --size=$(( file / jobs )) --offset_increment=$(( file / jobs )) --numjobs="$jobs" \
-    --ioengine=psync --fsync=1 --fallocate=none --output=/dev/null || die "fio ($kind) failed"
+  traced "write-$kind" fio --name="$kind" --filename="$mnt/$kind/file.db" --rw=write \
+    --bs=4k --size=$(( file / jobs )) --offset_increment=$(( file / jobs )) \
+    --numjobs="$jobs" --ioengine=psync --fsync=1 --fallocate=none --output=/dev/null \
+    || die "fio ($kind) failed"
   remount_fs f2fs "$mnt"
   progress_step "fragcheck $kind"
   snapshot "$mnt/$kind" "snapshot/$kind"

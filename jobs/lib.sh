@@ -202,10 +202,13 @@ free_space_histogram() {
 # error fails the job, its log kept. Every exec costs a TCG guest about 0.1 s of host CPU
 # and a study traces about 600 phases, so the pair runs four programs in all (mkdir,
 # blktrace, mv, and sleep while blktrace arms) and tests for the trace files with the
-# shell's own glob (docs/measurements.md, 2026-12-03).
+# shell's own glob (docs/measurements.md, 2026-12-03). Each NAME is appended to
+# ./blktrace/order: the device model replays a phase after the writes of the phases
+# before it (mobifrag.model.phase_history).
 trace_start() {
   command -v blktrace > /dev/null || die "blktrace is not installed"
   mkdir -p "$TMPDIR/blktrace/$1" "blktrace/$1"
+  printf '%s\n' "$1" >> blktrace/order
   blktrace -d "$MOBIFRAG_DISK" -D "$TMPDIR/blktrace/$1" -o trace \
     > "blktrace/$1/blktrace.log" 2>&1 &
   BLKTRACE_PID=$!

@@ -19,10 +19,11 @@ CATEGORY = {"R": 1 << 0, "W": 1 << 1, "F": 1 << 2}
 
 
 def write_blktrace(folder, requests, cpu=0):
-    """A blktrace folder (trace.blktrace.<cpu>) of issue and completion events for
-    `requests`: (time_ns, op, sector, sectors[, completed_ns]) with op R (read), W
-    (write), F (flush, no data); a request without completed_ns completes 1 ns after its
-    issue, before the next is issued (one request in flight at a time)."""
+    """A blktrace folder (trace.blktrace.<cpu>; in a run's blktrace/, listed in its
+    phase order) of issue and completion events for `requests`: (time_ns, op, sector,
+    sectors[, completed_ns]) with op R (read), W (write), F (flush, no data); a request
+    without completed_ns completes 1 ns after its issue, before the next is issued (one
+    request in flight at a time)."""
     folder.mkdir(parents=True, exist_ok=True)
     events = []
     for time_ns, op, sector, sectors, *done in requests:
@@ -35,7 +36,19 @@ def write_blktrace(folder, requests, cpu=0):
         fields = (MAGIC, sequence, at, sector, sectors * SECTOR, action, 1, 0xFD00000, cpu)
         records.append(BLK_IO_TRACE.pack(*fields, 0, 0))
     (folder / f"trace.blktrace.{cpu}").write_bytes(b"".join(records))
+    record_phase(folder)
     return folder
+
+
+def record_phase(folder):
+    """A phase folder of a run's blktrace/ joins the run's phase order, as the jobs'
+    trace_start appends it (mobifrag.model.phase_history)."""
+    if folder.parent.name != "blktrace":
+        return
+    order = folder.parent / "order"
+    listed = order.read_text().splitlines() if order.exists() else []
+    if folder.name not in listed:
+        order.write_text("".join(f"{name}\n" for name in [*listed, folder.name]))
 
 
 def readahead_requests(batches=16, batch=32, together=True, seed=5):

@@ -101,6 +101,12 @@ struct ReplayArgs {
     /// Format of --precondition-trace.
     #[arg(long, value_enum, default_value = "blktrace")]
     precondition_format: Format,
+    /// The run's own earlier traces, in --format, replayed after the preconditioning and
+    /// not counted: each given one is replayed after the one before it (not merged by
+    /// time), writes, trims and flushes only, so the measured trace meets the data where
+    /// the run's writes placed it. Repeat it for each earlier phase, oldest first.
+    #[arg(long)]
+    history_trace: Vec<PathBuf>,
     /// Seed of the preconditioning writes.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -342,6 +348,23 @@ fn precondition_with_trace(ftl: &mut Ftl, a: &ReplayArgs, page_size: u32) -> Res
     Ok(report.requests)
 }
 
+/// Replay each --history-trace in turn, its reads left out, uncounted; returns the
+/// requests replayed. Each starts on idle flash: its own timestamps begin again at zero.
+fn replay_history(ftl: &mut Ftl, a: &ReplayArgs, page_size: u32) -> Result<u64> {
+    let opts = ReadOptions {
+        event: a.event,
+        uflip_page_sectors: u64::from(page_size) / 512,
+    };
+    let mut replayed = 0;
+    for path in &a.history_trace {
+        let files = trace::expand_paths(std::slice::from_ref(path), a.format)?;
+        let mut source = trace::WritesOnly::new(trace::open(a.format, &files, opts)?);
+        replayed += replay::replay(ftl, &mut source, ReplayOptions::default(), None)?.requests;
+        ftl.reset_measurements();
+    }
+    Ok(replayed)
+}
+
 fn run_replay(a: &ReplayArgs) -> Result<()> {
     let mut warnings = Vec::new();
     let (cfg, name, host_overhead_us) = load_model(&a.model, &mut warnings)?;
@@ -355,6 +378,7 @@ fn run_replay(a: &ReplayArgs) -> Result<()> {
         ftl.precondition_random(random, a.seed)?;
     }
     let preconditioned = precondition_with_trace(&mut ftl, a, cfg.geometry.page_size)?;
+    let history = replay_history(&mut ftl, a, cfg.geometry.page_size)?;
     let (mut source, files) = open_source(a, cfg.geometry.page_size)?;
     let mut completions = open_completions(a, &files)?;
     let opts = ReplayOptions {
@@ -422,6 +446,7 @@ fn run_replay(a: &ReplayArgs) -> Result<()> {
         precondition_fill: a.precondition_fill,
         precondition_random_writes: random,
         precondition_trace_requests: preconditioned,
+        history_trace_writes: history,
         drained_map_cache: a.drain_cache,
         warnings,
     };

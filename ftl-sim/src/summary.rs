@@ -57,6 +57,9 @@ pub struct ReplayInfo {
     pub precondition_random_writes: u64,
     /// Requests of --precondition-trace replayed before the trace (not counted).
     pub precondition_trace_requests: u64,
+    /// Writes, trims and flushes of --history-trace replayed before the trace (not
+    /// counted).
+    pub history_trace_writes: u64,
     /// Dirty mapping entries were written back after the trace (counted).
     pub drained_map_cache: bool,
     /// What was accepted but looks wrong (also printed on standard error):
@@ -180,6 +183,7 @@ pub struct RunInfo {
     pub precondition_fill: f64,
     pub precondition_random_writes: u64,
     pub precondition_trace_requests: u64,
+    pub history_trace_writes: u64,
     pub drained_map_cache: bool,
     pub warnings: Vec<String>,
 }
@@ -242,6 +246,7 @@ pub fn build(ftl: &Ftl, run: RunInfo, report: &ReplayReport, dop: Option<DopSumm
             precondition_fill: run.precondition_fill,
             precondition_random_writes: run.precondition_random_writes,
             precondition_trace_requests: run.precondition_trace_requests,
+            history_trace_writes: run.history_trace_writes,
             drained_map_cache: run.drained_map_cache,
             warnings: run.warnings,
         },

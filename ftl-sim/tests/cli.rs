@@ -751,3 +751,80 @@ fn flashsim_strict_refuses_a_misspelt_ssd_conf_key_by_line() {
         .unwrap();
     assert!(o.status.success(), "{}", stderr(&o));
 }
+
+/// The summary of replaying `measured` (CSV) on `dev` after each of `history` in turn.
+fn with_history(dev: &Path, measured: &Path, history: &[&Path]) -> serde_json::Value {
+    let mut args: Vec<&str> = vec!["--precondition-fill", "1.0"];
+    for h in history {
+        args.extend_from_slice(&["--history-trace", h.to_str().unwrap()]);
+    }
+    let o = replay(dev, "csv", measured, &args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    serde_json::from_slice(&o.stdout).unwrap()
+}
+
+#[test]
+fn history_of_interleaved_writers_slows_the_read_of_one_file() {
+    // Four writers append a page each in turn: on four planes taken round robin, each
+    // file's pages share one plane, so reading one file's four pages is serial. Written
+    // alone, the same pages stripe over the four planes.
+    let d = tmpdir("history-interleaved");
+    let dev = profile(&d);
+    let measured = d.join("read.csv");
+    std::fs::write(&measured, "time_ns,op,sector,sectors\n0,read,0,32\n").unwrap();
+    let mut interleaved = String::from("time_ns,op,sector,sectors\n");
+    let mut alone = interleaved.clone();
+    for page in 0..4u64 {
+        for file in 0..4u64 {
+            let t = (page * 4 + file) * 1_000_000;
+            let sector = file * 800 + page * 8;
+            interleaved.push_str(&format!("{t},write,{sector},8\n"));
+        }
+        alone.push_str(&format!("{},write,{},8\n", page * 1_000_000, page * 8));
+    }
+    let (hi, ha) = (d.join("interleaved.csv"), d.join("alone.csv"));
+    std::fs::write(&hi, interleaved).unwrap();
+    std::fs::write(&ha, alone).unwrap();
+    let busy = |v: &serde_json::Value| v["time"]["device_busy_us"].as_f64().unwrap();
+    let none = with_history(&dev, &measured, &[]);
+    let after_alone = with_history(&dev, &measured, &[&ha]);
+    let after_interleaved = with_history(&dev, &measured, &[&hi]);
+    assert_eq!(after_interleaved["replay"]["history_trace_writes"], 16);
+    assert_eq!(after_interleaved["flash"]["host_page_writes"], 0);
+    assert!(
+        busy(&after_interleaved) > 1.5 * busy(&after_alone),
+        "interleaved {} alone {}",
+        busy(&after_interleaved),
+        busy(&after_alone)
+    );
+    // The history's writes also leave their mappings in the map cache, which a read
+    // after a sequential fill alone finds cold.
+    assert!(
+        busy(&none) > busy(&after_alone),
+        "{} {}",
+        busy(&none),
+        busy(&after_alone)
+    );
+}
+
+#[test]
+fn history_traces_replay_one_after_another_without_their_reads() {
+    // The first trace writes page 0 late in its own clock, the second trims it early in
+    // its: one after the other, the page ends trimmed; merged by time, written.
+    let d = tmpdir("history-order");
+    let dev = profile(&d);
+    let measured = d.join("read.csv");
+    std::fs::write(&measured, "time_ns,op,sector,sectors\n0,read,0,8\n").unwrap();
+    let (first, second) = (d.join("first.csv"), d.join("second.csv"));
+    std::fs::write(
+        &first,
+        "time_ns,op,sector,sectors\n1000,read,64,8\n5000000,write,0,8\n",
+    )
+    .unwrap();
+    std::fs::write(&second, "time_ns,op,sector,sectors\n0,trim,0,8\n").unwrap();
+    let v = with_history(&dev, &measured, &[&first, &second]);
+    assert_eq!(v["replay"]["history_trace_writes"], 2);
+    assert_eq!(v["flash"]["unmapped_page_reads"], 1);
+    let v = with_history(&dev, &measured, &[&second, &first]);
+    assert_eq!(v["flash"]["unmapped_page_reads"], 0);
+}

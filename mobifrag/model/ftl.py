@@ -7,6 +7,8 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+from mobifrag.model import phase_history
+
 
 class FtlSimError(RuntimeError):
     """ftl-sim refused a trace or a profile; the message is ftl-sim's own."""
@@ -99,12 +101,19 @@ def times_ms(summary: dict) -> dict[str, str]:
     }
 
 
-def replay_phase(ftl_sim: Path, device: Path, blktrace_dir: Path, threads: int = 1) -> dict:
+def replay_phase(
+    ftl_sim: Path,
+    device: Path,
+    blktrace_dir: Path,
+    threads: int = 1,
+    history: list[Path] = (),
+) -> dict:
     """`replay` of one job phase's blktrace folder with the overlap its trace shows
     (readahead's requests issued together stay in flight together) and never fewer
     requests in flight than the workload's synchronous threads keep (a slow guest may
     serialize threads a phone would overlap); the trace's timestamps (the emulator's
-    pacing) only order the requests."""
+    pacing) only order the requests. `history`: the run's earlier phases' traces, oldest
+    first, whose writes are replayed first (mobifrag.model.phase_history)."""
     if threads < 1:
         raise ValueError(f"thread count {threads} is not positive")
     if not Path(blktrace_dir).is_dir():
@@ -112,7 +121,14 @@ def replay_phase(ftl_sim: Path, device: Path, blktrace_dir: Path, threads: int =
             f"{blktrace_dir} is missing: no block trace of this phase (a run from before its"
             " job traced it? run the job again)"
         )
-    return replay(ftl_sim, device, blktrace_dir, "--threads", str(threads))
+    return replay(
+        ftl_sim,
+        device,
+        blktrace_dir,
+        "--threads",
+        str(threads),
+        *phase_history.history_options(list(history)),
+    )
 
 
 def modeled_seconds(summary: dict) -> float:

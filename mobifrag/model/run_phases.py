@@ -5,8 +5,9 @@
         [--depth PHASE N] -o phases.json
 
 RUN's guest job traced each measured phase into RUN/blktrace/<phase>/. Each phase is
-replayed through ftl-sim on the device profile on a device written once
-(model.ftl.replay_phase) with the requests in flight its trace shows: a request waits
+replayed through ftl-sim on the device profile on a device written once, then written
+as the run's earlier phases wrote it (model.phase_history), with the requests in flight
+its trace shows (model.ftl.replay_phase): a request waits
 only for those whose completion the trace logged before its issue, so readahead's
 requests issued together stay in flight together. The workloads do synchronous I/O, one
 request outstanding per thread, so a phase never has fewer requests in flight than the
@@ -34,7 +35,7 @@ import sys
 from pathlib import Path
 
 from mobifrag.measure.fio import FioReportError, job_counts
-from mobifrag.model import ftl
+from mobifrag.model import ftl, phase_history
 from mobifrag.workflow.atomic import write_lines_atomic
 
 
@@ -101,7 +102,8 @@ def replay_run(ftl_sim: Path, device: Path, run: Path, depths: dict[str, int]) -
     """The kept index: every phase's queue depth and ftl-sim summary."""
     phases = {}
     for phase, depth in depths.items():
-        summary = ftl.replay_phase(ftl_sim, device, Path(run) / "blktrace" / phase, depth)
+        history = phase_history.earlier_traces(run, phase)
+        summary = ftl.replay_phase(ftl_sim, device, Path(run) / "blktrace" / phase, depth, history)
         phases[phase] = {"queue_depth": depth, "summary": summary}
     return {"run": str(run), "device": str(device), "phases": phases}
 

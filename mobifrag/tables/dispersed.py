@@ -2,7 +2,7 @@
 region, device model) of `jobs/dispersed.sh` runs.
 
     python -m mobifrag.tables.dispersed --run 1 REP1_DIR --run 2 REP2_DIR \
-        --model 1 read 16 R-16 rep-1/model/read-16/ftl_fill100_overlap_cache16k.json ... \
+        --model 1 read 16 R-16 rep-1/model/read-16/ftl_fill100_history_overlap_cache16k.json ... \
         --table dispersed.csv
 
 The device models are those of TMC Fig. 13c, defined once in config `dispersed.models`;

@@ -2,7 +2,7 @@
 of `jobs/scan.sh` runs, and per repetition a linear fit t = a·DoF + b.
 
     python -m mobifrag.tables.scan --run 1 REP1_DIR --run 2 REP2_DIR \
-        --model 1 holes-000004k rep-1/model/holes-000004k/ftl_fill100_overlap.json ... \
+        --model 1 holes-000004k rep-1/model/holes-000004k/ftl_fill100_history_overlap.json ... \
         --table scan.csv --fit fit.csv
 
 Times per row: `modeled_ms` (ftl-sim's device busy time for the captured read trace,

@@ -3,7 +3,8 @@ and repetition of `jobs/user-latency.sh` runs: one run per aged state, repeated 
 phone (config `repeated_on_hardware`), where wall time varies from run to run.
 
     python -m mobifrag.tables.user_latency --run no 1 RUN_DIR --run severe 1 RUN_DIR ... \
-        --model no 1 launch-chrome RUN_RESULTS/model/launch-chrome/ftl_fill100_overlap.json ... \
+        --model no 1 launch-chrome \
+        RUN_RESULTS/model/launch-chrome/ftl_fill100_history_overlap.json ... \
         --table latency.csv
 
 Phases: `install` (the app's install trace replayed: APK written, files extracted, each

@@ -3,11 +3,11 @@
 # experiment's own (rules/experiments/<experiment>.smk).
 import re
 
-# Every phase replays on a device written once with the requests in flight its trace
-# shows: each waits only for those the trace completed before issuing it, so readahead's
-# batch stays in flight together (the ftl_replay_phase jobs; variant tokens of
-# rules/infra/model.smk).
-PHASE_REPLAY = "_fill100_overlap"
+# Every phase replays on a device written once, then written as the run's earlier
+# phases wrote it, with the requests in flight its trace shows: each waits only for
+# those the trace completed before issuing it, so readahead's batch stays in flight
+# together (the ftl_replay_phase jobs; variant tokens of rules/infra/model.smk).
+PHASE_REPLAY = "_fill100_history_overlap"
 
 
 def phase_summary(w, run, phase, variant=""):

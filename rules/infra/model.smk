@@ -18,8 +18,9 @@
 # first), aged<P> (then P % of the logical pages overwritten at random, so GC
 # is active), closed (closed-loop replay, queue depth 1), overlap (the trace's own
 # overlap: a request waits for what the trace completed before issuing it), qd<N>
-# (queue-depth limit).
-# Example: results/emulator-emmc/quick/dispersed/ext4/rep-1/model/read-16/ftl_fill100_overlap_cache16k.json
+# (queue-depth limit), history (a phase only: the writes of the run's phases traced
+# before it replayed first, mobifrag.model.phase_history).
+# Example: results/emulator-emmc/quick/dispersed/ext4/rep-1/model/read-16/ftl_fill100_history_overlap_cache16k.json
 
 import re
 from pathlib import Path
@@ -38,11 +39,11 @@ FTL_TOKENS = {
 }
 
 
-# Command-line options of ftl-sim for a {variant} file-name suffix; an unknown
-# token becomes an option ftl-sim rejects, naming the token.
-ftl_variant_args = lambda wildcards: " ".join(
+# Command-line options of ftl-sim for the tokens of a {variant} file-name suffix; an
+# unknown token becomes an option ftl-sim rejects, naming the token.
+variant_options = lambda tokens: " ".join(
     arg
-    for token in wildcards.variant.split("_")[1:]
+    for token in tokens
     for arg in next(
         (
             to_args(match)
@@ -54,6 +55,24 @@ ftl_variant_args = lambda wildcards: " ".join(
         ),
         [f"--unknown-ftl-variant-token={token}"],
     )
+)
+
+
+ftl_variant_args = lambda wildcards: variant_options(wildcards.variant.split("_")[1:])
+
+
+# The shell word giving ftl-sim the run's earlier phases' traces for a variant with the
+# history token (computed when the job runs: the run's phase order is its output).
+phase_history_args = lambda wildcards, input: (
+    f"$({PYTHON} -m mobifrag.model.phase_history {input.run} {wildcards.phase})"
+    if "history" in wildcards.variant.split("_")[1:]
+    else "''"
+)
+
+
+# A phase's variant options but for the history token (phase_history_args).
+phase_variant_args = lambda wildcards: variant_options(
+    token for token in wildcards.variant.split("_")[1:] if token != "history"
 )
 
 
@@ -80,6 +99,7 @@ rule ftl_replay_phase:
         run=lambda w: on_platform("{experiment}", w),
         profile="devices/{device}.yaml",
         sim=FTL_SIM,
+        code=python_sources("mobifrag.model.phase_history"),
     output:
         results("{experiment}/model/{phase}/ftl{variant}.json"),
     log:
@@ -94,9 +114,11 @@ rule ftl_replay_phase:
     group:
         "model"
     params:
-        extra=ftl_variant_args,
+        extra=phase_variant_args,
+        history=phase_history_args,
     shell:
-        "{input.sim} replay --device {input.profile} --format blktrace {params.extra}"
+        "history={params.history} && {input.sim} replay --device {input.profile}"
+        " --format blktrace {params.extra} $history"
         " -o {output} {input.run}/blktrace/{wildcards.phase} 2> {log}"
 
 

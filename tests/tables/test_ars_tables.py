@@ -55,7 +55,8 @@ def read_csv(path):
 def model_args(tmp_path, run):
     """--model arguments of every read's replay, each summary written as the rule does."""
     args = []
-    for trace in sorted((run / "blktrace").iterdir()) if (run / "blktrace").is_dir() else []:
+    traces = (run / "blktrace").iterdir() if (run / "blktrace").is_dir() else []
+    for trace in sorted(t for t in traces if t.is_dir()):
         summary = tmp_path / "model" / run.name / f"{trace.name}.json"
         summary.parent.mkdir(parents=True, exist_ok=True)
         summary.write_text(json.dumps(ftl.replay_phase(FTL_SIM, DEVICE, trace)))

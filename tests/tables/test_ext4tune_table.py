@@ -336,6 +336,9 @@ def test_missing_trace_of_a_run_is_named(tmp_path):
     for path in (run / "blktrace" / "filebench-small-read").iterdir():
         path.unlink()
     (run / "blktrace" / "filebench-small-read").rmdir()
+    order = run / "blktrace" / "order"
+    kept = [p for p in order.read_text().splitlines() if p != "filebench-small-read"]
+    order.write_text("".join(f"{p}\n" for p in kept))
     with pytest.raises(TuningTableError, match="no phase filebench-small-read"):
         run_rows("default", "1", *modeled(run))
     write_blktrace(run / "blktrace" / "filebench-small-read", [])

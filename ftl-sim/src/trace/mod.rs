@@ -179,6 +179,38 @@ impl RequestSource for Merge {
     }
 }
 
+/// A source without its reads: what changed the device (writes, trims, flushes,
+/// remaps), as a run's earlier phases left it. Reads it drops count as skipped.
+pub struct WritesOnly {
+    inner: Box<dyn RequestSource>,
+    reads: u64,
+}
+
+impl WritesOnly {
+    pub fn new(inner: Box<dyn RequestSource>) -> Self {
+        WritesOnly { inner, reads: 0 }
+    }
+}
+
+impl RequestSource for WritesOnly {
+    fn next_request(&mut self) -> Option<Result<Traced>> {
+        loop {
+            match self.inner.next_request()? {
+                Ok(t) if t.req.op == crate::request::Op::Read => self.reads += 1,
+                other => return Some(other),
+            }
+        }
+    }
+
+    fn path(&self, file: u32) -> &Path {
+        self.inner.path(file)
+    }
+
+    fn skipped(&self) -> u64 {
+        self.inner.skipped() + self.reads
+    }
+}
+
 /// Requests from memory (tests, benchmarks, synthetic workloads).
 pub struct VecSource {
     reqs: std::vec::IntoIter<Request>,
