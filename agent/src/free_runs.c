@@ -111,6 +111,12 @@ static uint64_t run_through(const struct free_runs *runs, const struct span *ext
     return bytes;
 }
 
+uint64_t free_runs_bridge_for(uint64_t limit, uint64_t block_bytes, uint64_t max_blocks)
+{
+    uint64_t eighth = block_bytes ? limit / block_bytes / 8 : 0;
+    return eighth < max_blocks ? eighth : max_blocks;
+}
+
 uint64_t free_runs_longest_with(const struct free_runs *runs, const struct span *extents,
                                 size_t count)
 {

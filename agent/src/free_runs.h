@@ -29,6 +29,13 @@ struct free_runs {
     uint64_t bridge_blocks, block_bytes;
 };
 
+/* The used blocks a bridge may span for runs limited to `limit` bytes: up to
+ * max_blocks, and at most an eighth of the limit, so that a limit of a few
+ * blocks (fill/delete's, scaled to a 1 GiB disk: 16 KiB) is not reached by
+ * bridging alone: there, two bridged blocks spared nearly every candidate
+ * (Moderate stopped at 82.7 % used against its 75 %). */
+uint64_t free_runs_bridge_for(uint64_t limit, uint64_t block_bytes, uint64_t max_blocks);
+
 /* The longest free run (bytes) any of the extents would belong to if they
  * were freed now, together with the freed ones; 0 when there are none. */
 uint64_t free_runs_longest_with(const struct free_runs *runs, const struct span *extents,

@@ -138,7 +138,8 @@ static op_status bytes_above(int dir_fd, double percent, uint64_t *bytes)
 /* Used blocks between two free extents that still count as joining them: a
  * small file's extent tree is one leaf block, allocated beside its data. In
  * the janusd aging at 70 %, three deleted files and the one used block between
- * them (no file's data) became a free run of 748 KiB against a limit of 512. */
+ * them (no file's data) became a free run of 748 KiB against a limit of 512.
+ * Fewer for a limit of a few blocks (free_runs_bridge_for). */
 #define BRIDGE_BLOCKS 2u
 
 /* Seeds thinning->runs with the free space already there. The thread's files
@@ -154,7 +155,8 @@ static op_status seed_free_space(struct thinning *thinning, int dir_fd)
     if (fstatfs(dir_fd, &fs) != 0)
         return errno;
     thinning->runs.block_bytes = (uint64_t)fs.f_bsize;
-    thinning->runs.bridge_blocks = BRIDGE_BLOCKS;
+    thinning->runs.bridge_blocks =
+        free_runs_bridge_for(thinning->limit, thinning->runs.block_bytes, BRIDGE_BLOCKS);
     handle_cache_close_fds(&thinning->context->handles);
     if (syncfs(dir_fd) != 0)
         return errno;

@@ -201,6 +201,15 @@ static void free_runs_bridge_a_used_block_or_two(void)
     free_runs_release(&runs);
 }
 
+static void free_runs_bridge_at_most_an_eighth_of_the_limit(void)
+{
+    CHECK_EQ(free_runs_bridge_for(512 * 1024, 4096, 2), 2); /* 128 blocks: two */
+    CHECK_EQ(free_runs_bridge_for(16 * 1024, 4096, 2), 0);  /* 4 blocks: none */
+    CHECK_EQ(free_runs_bridge_for(8 * 4096, 4096, 2), 1);
+    CHECK_EQ(free_runs_bridge_for(0, 4096, 2), 0);
+    CHECK_EQ(free_runs_bridge_for(512 * 1024, 0, 2), 0);
+}
+
 static void free_runs_join_a_files_own_touching_extents(void)
 {
     struct free_runs runs = {0};
@@ -243,5 +252,7 @@ void register_replay_unit_tests(void)
                   free_runs_join_a_files_own_touching_extents);
     test_register("replay units: free runs bridge a used block or two",
                   free_runs_bridge_a_used_block_or_two);
+    test_register("replay units: a bridge is at most an eighth of the run limit",
+                  free_runs_bridge_at_most_an_eighth_of_the_limit);
     test_register("replay units: errno values have names", errno_values_have_names);
 }
