@@ -46,7 +46,8 @@ def fio_wall_ms(run: Path, phase: str) -> str:
 
 def phases(run: Path) -> list[tuple[str, int]]:
     found = []
-    for folder in sorted((run / "blktrace").iterdir()):
+    # (blktrace/order, the phases' order, is a file beside them)
+    for folder in sorted(p for p in (run / "blktrace").iterdir() if p.is_dir()):
         match = PHASE.match(folder.name)
         if not match:
             raise DispersedError(f"{folder}: not an <op>-<MiB> phase folder")

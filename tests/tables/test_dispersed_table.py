@@ -113,6 +113,8 @@ def test_the_command_line_rejects_a_repetition_that_is_not_a_number(tmp_path, ca
 def test_phase_folders_are_ordered_by_operation_and_region(tmp_path):
     for name in ("write-64", "read-16", "read-1"):
         (tmp_path / "blktrace" / name).mkdir(parents=True)
+    # the job's phase order (jobs/lib.sh trace_start) is a file beside the folders
+    (tmp_path / "blktrace" / "order").write_text("write-64\nread-16\nread-1\n")
     assert dispersed_table.phases(tmp_path) == [("read", 1), ("read", 16), ("write", 64)]
 
 
