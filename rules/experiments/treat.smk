@@ -1,6 +1,6 @@
 # Treatments stage (TMC §6.1–6.2.1): space preallocation (Figs. 14, 16), persistent
 # journal (Fig. 15) and e4defrag (Fig. 17a, and its flash writes through ftl-sim).
-# Parameters: `treat` and each scale's `treat` in config/config.yaml. Paths under
+# Parameters: `treat` and each scale's `treat` in config/experiments/treat.yaml. Paths under
 # the treat/ folder of the scale's workloads (aging/, the traces), of the platform's runs
 # (aged/, prealloc/, e4defrag/*/{run,blktrace,blktrace-append}, journal/,
 # sqlite-prealloc/) and of the device's results (janusd's outputs, the tables):
