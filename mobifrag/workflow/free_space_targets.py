@@ -2,10 +2,10 @@
 user_latency,janusd}.smk): the limits the fill/delete aging thins to and the `--state` words
 of `python -m mobifrag.tables.free_space` that check them.
 
-`filldelete` is config/config.yaml's `filldelete` section: `hole_limit_kib` (no free
-extent of an aged level may reach it: TMC §6.1.1's largest preallocation unit) and
-`mean_hole_limit_kb` (TMC §4.3 fn. 4's 88 KB pieces, twice), both for files of the
-paper's sizes; `size_scale` scales them with the aging files.
+`filldelete` is the config's `filldelete` section (config/experiments/filldelete.yaml):
+`hole_limit_kib` (no free extent of an aged level may reach it: TMC §6.1.1's largest
+preallocation unit) and `mean_hole_limit_kb` (TMC §4.3 fn. 4's 88 KB pieces, twice), both
+for files of the paper's sizes; `size_scale` scales them with the aging files.
 """
 
 from __future__ import annotations

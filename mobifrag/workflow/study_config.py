@@ -1,12 +1,12 @@
 """The study's configuration as every reader sees it.
 
-config/config.yaml holds what several experiments share (device, scale, seed, the file
-systems' options, the scales' repetitions, ...); each experiment whose keys are its own
-keeps them in config/experiments/<experiment>.yaml: its defaults at the top level and its
-part of each scale's preset under `scales: {<scale>: {<experiment>: ...}}`. load_config
-merges those files into config.yaml, puts the overrides on top (the Snakefile passes the
-command line's --config and --configfile values) and checks the whole against
-config/schema.yaml with each experiment's fragment (config/experiments/
+config/config.yaml holds what belongs to no one experiment (device, scale, seed, the file
+systems' options, the scales' repetitions, ...); each experiment keeps its keys, those
+other experiments read too, in config/experiments/<experiment>.yaml: its defaults at the
+top level and its part of each scale's preset under `scales: {<scale>: {<experiment>:
+...}}`. load_config merges those files into config.yaml, puts the overrides on top (the
+Snakefile passes the command line's --config and --configfile values) and checks the
+whole against config/schema.yaml with each experiment's fragment (config/experiments/
 <experiment>.schema.yaml) added. The Snakefile, the reports and the tests read the
 config through it alone, so each sees the same merged config.
 """

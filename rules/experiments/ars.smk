@@ -1,6 +1,6 @@
 # ARS kernel stage (ARS §III, §V.A;
 # kernel-patches/6.1/0001-f2fs-adaptive-reserved-space.patch): the four schemes of `ars`
-# in config/config.yaml, each on fresh F2FS file systems in the emulator. Paths under ars/ of the platform's runs
+# in config/experiments/ars.yaml, each on fresh F2FS file systems in the emulator. Paths under ars/ of the platform's runs
 # (results/platform/{platform}/{scale}/) and, for the tables, of results/{device}/{scale}/:
 #   motivation/{scheme}/rep-{rep}/  Fig. 1: a continuous and a fragmented file
 #                         (ars-motivation.sh; each cold read traced,

@@ -1,9 +1,9 @@
 # Treatments stage (TMC §6.1–6.2.1): space preallocation (Figs. 14, 16), persistent
 # journal (Fig. 15) and e4defrag (Fig. 17a, and its flash writes through ftl-sim).
-# Parameters: `treat` and each scale's `treat` in config/config.yaml. Paths under
-# the treat/ folder of the scale's workloads (aging/, the traces), of the platform's runs
-# (aged/, prealloc/, e4defrag/*/{run,blktrace,blktrace-append}, journal/,
-# sqlite-prealloc/) and of the device's results (janusd's outputs, the tables):
+# Parameters: `treat` and each scale's `treat` in config/experiments/treat.yaml. Paths
+# under the treat/ folder of the scale's workloads (aging/, the traces), of the
+# platform's runs (aged/, prealloc/, e4defrag/*/{run,blktrace,blktrace-append},
+# journal/, sqlite-prealloc/) and of the device's results (janusd's outputs, the tables):
 #   aging/{level}.iotrace, aged/{level}/disk.img      the Low / High file systems
 #   aged/free-space.csv                                their free space, checked (copied
 #                                                      to the results' treat/)
@@ -14,13 +14,78 @@
 #   journal/{mode}/, sqlite-prealloc/{app}/            replays on pristine disks
 
 from mobifrag.workflow import free_space_targets
-from mobifrag.workflow import treat_runs as treatment_runs
 
 TREAT_FS = config["treat"]["filesystem"]
 TREAT_MKFS = mkfs_options(TREAT_FS)
 treat_params = lambda scale: scale_params(scale)["treat"]
 treat_dir = lambda w: results("treat").format(device=w.device, scale=w.scale)
 treat_runs = lambda w: on_platform("treat", w)
+
+# Which runs the treatment tables need: label → result path. Each takes the treat/
+# folder of the platform's runs (treat_runs), of what the workflow derives from them
+# (treat_dir: janusd's replays, ftl-sim summaries) or both, and the scale's `treat`
+# preset; the labels become the tables' leading columns (`python -m mobifrag.tables.treat`).
+
+# Every (level, threads, unit) appender run of TMC Fig. 14 → its snapshot.
+treat_prealloc_runs = lambda treat, p: {
+    f"level={level},threads={n},unit_kib={kib}": (
+        f"{treat}/prealloc/{level}/threads-{n}/unit-{kib}/snapshot"
+    )
+    for level in p["levels"]
+    for n in p["threads"]
+    for kib in p["prealloc_kib"]
+}
+
+# Every (level, threads, method) defragmentation → its snapshots before and after
+# (Fig. 17a). Both methods start from the same run: e4defrag's `after` is the real file
+# system's, janusdL's is e4defrag's plan applied by remapping (rules/experiments/janusd.smk).
+treat_defrag_runs = lambda treat, derived, p: {
+    f"level={level},threads={n},method={method},phase={phase}": path
+    for level in p["levels"]
+    for n in p["defrag_threads"]
+    for method, after in (
+        ("e4defrag", f"{treat}/e4defrag/{level}/threads-{n}/run/after"),
+        ("janusdL", f"{derived}/e4defrag/{level}/threads-{n}/janusdl/after"),
+    )
+    for phase, path in (
+        ("before_defrag", f"{treat}/e4defrag/{level}/threads-{n}/run/snapshot"),
+        ("after_defrag", after),
+    )
+}
+
+# Every (level, threads, method) defragmentation → ftl-sim's summary of its trace, each
+# replayed after the appends' trace with the map cache drained at the end (Fig. 17b,
+# rules/experiments/janusd.smk).
+TREAT_FTL_SUMMARIES = {"e4defrag": "ftl-e4defrag.json", "janusdL": "ftl-janusdl.json"}
+treat_defrag_ftl_runs = lambda treat, p: {
+    f"level={level},threads={n},method={method}": (
+        f"{treat}/e4defrag/{level}/threads-{n}/{summary}"
+    )
+    for level in p["levels"]
+    for n in p["defrag_threads"]
+    for method, summary in TREAT_FTL_SUMMARIES.items()
+}
+
+# Every (journal mode, threads) insert benchmark → its snapshot (Fig. 15).
+treat_journal_runs = lambda treat, p: {
+    f"mode={mode},threads={n}": f"{treat}/journal/{mode}/snapshots/threads-{n}/unit-0"
+    for mode in p["journal_modes"]
+    for n in p["journal_threads"]
+}
+
+# Every (app, SQLite preallocation unit) scenario replay → its snapshot (Fig. 16).
+treat_sqlite_prealloc_runs = lambda treat, p, package: {
+    f"app={app},package={package(app)},unit_kib={kib}": (
+        f"{treat}/sqlite-prealloc/{app}/snapshots/{app}/unit-{kib * 1024}"
+    )
+    for app in p["sqlite_apps"]
+    for kib in p["sqlite_prealloc_kib"]
+}
+
+# The rule outputs (folders levels_up above each labelled path) the runs need.
+treat_run_outputs = lambda runs, levels_up: sorted(
+    {str(Path(path).parents[levels_up - 1]) for path in runs.values()}
+)
 
 
 rule treat_aging_trace:
@@ -276,8 +341,8 @@ use rule guest_job as treat_sqlite_prealloc with:
 
 rule treat_prealloc_table:
     input:
-        lambda w: treatment_runs.run_outputs(
-            treatment_runs.prealloc_runs(treat_runs(w), treat_params(w.scale)), 1
+        lambda w: treat_run_outputs(
+            treat_prealloc_runs(treat_runs(w), treat_params(w.scale)), 1
         ),
         free_space=lambda w: f"{treat_runs(w)}/aged/free-space.csv",
         code=python_sources("mobifrag.tables.treat"),
@@ -290,7 +355,7 @@ rule treat_prealloc_table:
     params:
         python=PYTHON,
         runs=lambda w: run_labels(
-            treatment_runs.prealloc_runs(treat_runs(w), treat_params(w.scale))
+            treat_prealloc_runs(treat_runs(w), treat_params(w.scale))
         ),
     shell:
         "{params.python} -m mobifrag.tables.treat dof {params.runs}"
@@ -299,10 +364,8 @@ rule treat_prealloc_table:
 
 rule treat_e4defrag_table:
     input:
-        lambda w: treatment_runs.run_outputs(
-            treatment_runs.defrag_runs(
-                treat_runs(w), treat_dir(w), treat_params(w.scale)
-            ),
+        lambda w: treat_run_outputs(
+            treat_defrag_runs(treat_runs(w), treat_dir(w), treat_params(w.scale)),
             1,
         ),
         code=python_sources("mobifrag.tables.treat"),
@@ -314,9 +377,7 @@ rule treat_e4defrag_table:
     params:
         python=PYTHON,
         runs=lambda w: run_labels(
-            treatment_runs.defrag_runs(
-                treat_runs(w), treat_dir(w), treat_params(w.scale)
-            )
+            treat_defrag_runs(treat_runs(w), treat_dir(w), treat_params(w.scale))
         ),
     shell:
         "{params.python} -m mobifrag.tables.treat dof {params.runs}"
@@ -325,9 +386,7 @@ rule treat_e4defrag_table:
 
 rule treat_e4defrag_flash_table:
     input:
-        lambda w: treatment_runs.defrag_ftl_runs(
-            treat_dir(w), treat_params(w.scale)
-        ).values(),
+        lambda w: treat_defrag_ftl_runs(treat_dir(w), treat_params(w.scale)).values(),
         code=python_sources("mobifrag.tables.treat"),
     output:
         results("treat/e4defrag/flash-writes.csv"),
@@ -337,7 +396,7 @@ rule treat_e4defrag_flash_table:
     params:
         python=PYTHON,
         runs=lambda w: run_labels(
-            treatment_runs.defrag_ftl_runs(treat_dir(w), treat_params(w.scale))
+            treat_defrag_ftl_runs(treat_dir(w), treat_params(w.scale))
         ),
     shell:
         "{params.python} -m mobifrag.tables.treat flash {params.runs}"
@@ -346,8 +405,8 @@ rule treat_e4defrag_flash_table:
 
 rule treat_journal_table:
     input:
-        lambda w: treatment_runs.run_outputs(
-            treatment_runs.journal_runs(treat_runs(w), treat_params(w.scale)), 3
+        lambda w: treat_run_outputs(
+            treat_journal_runs(treat_runs(w), treat_params(w.scale)), 3
         ),
         code=python_sources("mobifrag.tables.treat"),
     output:
@@ -358,7 +417,7 @@ rule treat_journal_table:
     params:
         python=PYTHON,
         runs=lambda w: run_labels(
-            treatment_runs.journal_runs(treat_runs(w), treat_params(w.scale))
+            treat_journal_runs(treat_runs(w), treat_params(w.scale))
         ),
     shell:
         "{params.python} -m mobifrag.tables.treat dof {params.runs}"
@@ -367,8 +426,8 @@ rule treat_journal_table:
 
 rule treat_sqlite_prealloc_tables:
     input:
-        lambda w: treatment_runs.run_outputs(
-            treatment_runs.sqlite_prealloc_runs(
+        lambda w: treat_run_outputs(
+            treat_sqlite_prealloc_runs(
                 treat_runs(w), treat_params(w.scale), app_package
             ),
             3,
@@ -383,7 +442,7 @@ rule treat_sqlite_prealloc_tables:
     params:
         python=PYTHON,
         runs=lambda w: run_labels(
-            treatment_runs.sqlite_prealloc_runs(
+            treat_sqlite_prealloc_runs(
                 treat_runs(w), treat_params(w.scale), app_package
             )
         ),

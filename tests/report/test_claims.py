@@ -21,7 +21,6 @@ from mobifrag.report.claims import (
 )
 from mobifrag.report.reference import read_table
 from mobifrag.report.verdict import Band, BandError, band, bootstrap_interval, judge
-from mobifrag.workflow.study_config import load_config
 
 
 @pytest.mark.parametrize(
@@ -606,8 +605,8 @@ def test_make_help_names_every_target_and_a_wrong_check_lists_the_checks():
 
 def written_columns() -> dict[str, tuple[str, ...]]:
     """Result table (below results/<device>/<scale>/) → the columns its writer writes: the
-    run labels the rule gives it (rules/experiments/<x>.smk, mobifrag/workflow/treat_runs.py),
-    then the writer's own columns."""
+    run labels the rule gives it (rules/experiments/<x>.smk), then the writer's own
+    columns."""
     from mobifrag.model import janusd_throughput
     from mobifrag.tables import (
         ars,
@@ -620,21 +619,13 @@ def written_columns() -> dict[str, tuple[str, ...]]:
         user_latency,
     )
     from mobifrag.tables import janusd as janusd_tables
-    from mobifrag.workflow import treat_runs
     from mobifrag.workloads.ars_selection.tables import TABLE1_COLUMNS, TABLE2_COLUMNS
     from mobifrag.workloads.mobibench_import import STATS_COLUMNS
-
-    config = load_config()
-    quick = config["scales"]["quick"]["treat"]
-
-    def labels(runs: dict[str, str]) -> tuple[str, ...]:
-        return tuple(pair.split("=")[0] for pair in next(iter(runs)).split(","))
 
     dof = fragments.DOF_COLUMNS
     treated = treat.TREATMENT_COLUMNS
     # recurring_labels (rules/experiments/janusd.smk)
     recurring = ("utilization_percent", "interval_days")
-    sqlite_runs = treat_runs.sqlite_prealloc_runs("t", quick, lambda app: app)
     tables = {
         # appender_runs, day_runs, filldelete_runs, capacity_runs (rules/experiments/)
         "concurrent-appenders/dof.csv": ("fs", "writers", "rep") + dof,
@@ -646,13 +637,13 @@ def written_columns() -> dict[str, tuple[str, ...]]:
         "scan/ext4/fit.csv": scan.FIT_COLUMNS,
         "dispersed/ext4/dispersed.csv": dispersed.COLUMNS,
         "user-latency/latency.csv": user_latency.COLUMNS,
-        "treat/prealloc/dof.csv": labels(treat_runs.prealloc_runs("t", quick)) + treated,
-        "treat/e4defrag/dof.csv": labels(treat_runs.defrag_runs("t", "d", quick)) + treated,
-        "treat/e4defrag/flash-writes.csv": (
-            labels(treat_runs.defrag_ftl_runs("t", quick)) + treat.FLASH_COLUMNS
-        ),
-        "treat/journal/dof.csv": labels(treat_runs.journal_runs("t", quick)) + treated,
-        "treat/sqlite-prealloc/summary.csv": labels(sqlite_runs) + treat.SUMMARY_COLUMNS,
+        # treat_prealloc_runs, treat_defrag_runs, treat_defrag_ftl_runs, treat_journal_runs,
+        # treat_sqlite_prealloc_runs (rules/experiments/treat.smk)
+        "treat/prealloc/dof.csv": ("level", "threads", "unit_kib") + treated,
+        "treat/e4defrag/dof.csv": ("level", "threads", "method", "phase") + treated,
+        "treat/e4defrag/flash-writes.csv": ("level", "threads", "method") + treat.FLASH_COLUMNS,
+        "treat/journal/dof.csv": ("mode", "threads") + treated,
+        "treat/sqlite-prealloc/summary.csv": ("app", "package", "unit_kib") + treat.SUMMARY_COLUMNS,
         # dof_lp_runs, recurring_runs, recurring_guest_runs (rules/experiments/janusd.smk)
         "treat/janusd/dof-lp.csv": ("level", "threads") + janusd_tables.DOF_LP_COLUMNS,
         "janusd/recurring/copies.csv": recurring + janusd_tables.RECURRING_COLUMNS,

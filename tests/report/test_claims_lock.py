@@ -103,7 +103,8 @@ def test_a_band_changed_with_a_history_entry_is_recorded(copy):
 
 
 def test_a_workload_size_changed_needs_an_entry_in_every_claim_it_feeds(copy):
-    replace(copy.config, "      inserts: 300\n", "      inserts: 400\n")
+    own = copy.config.parent / EXPERIMENTS / "treat.yaml"
+    replace(own, "      inserts: 300\n", "      inserts: 400\n")
     found = problems(copy, strict=False)
     claims = yaml.safe_load(copy.claims.read_text())["claims"]
     treat = {c["id"] for c in claims if c["measure"]["table"].startswith("treat/")}

@@ -8,7 +8,6 @@ import pytest
 
 from mobifrag.measure.fragmentation import Extent
 from mobifrag.tables import treat as treatment_tables
-from mobifrag.workflow import treat_runs as treatment_runs
 from mobifrag.workloads import insert_benchmark
 from mobifrag.workloads.iotrace import read_trace
 
@@ -158,55 +157,3 @@ def test_insert_benchmark_rejects_bad_parameters():
         insert_benchmark.insert_ops(0, "wal", 1, 1)
     with pytest.raises(ValueError):
         insert_benchmark.insert_ops(1, "memory", 1, 1)
-
-
-PRESET = {
-    "levels": ["low", "high"],
-    "threads": [1, 5],
-    "prealloc_kib": [0, 128],
-    "defrag_threads": [5],
-    "journal_modes": ["persist", "wal"],
-    "journal_threads": [5],
-    "sqlite_apps": ["facebook"],
-    "sqlite_prealloc_kib": [0, 16],
-}
-
-
-def test_treatment_runs_name_every_combination():
-    t = "results/d/s/treat"
-    pre = treatment_runs.prealloc_runs(t, PRESET)
-    assert len(pre) == 8
-    assert pre["level=high,threads=5,unit_kib=128"] == (
-        f"{t}/prealloc/high/threads-5/unit-128/snapshot"
-    )
-    assert treatment_runs.run_outputs(pre, 1)[0] == f"{t}/prealloc/high/threads-1/unit-0"
-    d = "results/dev/s/treat"
-    defrag = treatment_runs.defrag_runs(t, d, PRESET)
-    low = "level=low,threads=5"
-    assert defrag[f"{low},method=e4defrag,phase=after_defrag"] == (
-        f"{t}/e4defrag/low/threads-5/run/after"
-    )
-    assert defrag[f"{low},method=janusdL,phase=after_defrag"] == (
-        f"{d}/e4defrag/low/threads-5/janusdl/after"
-    )
-    assert defrag[f"{low},method=janusdL,phase=before_defrag"] == (
-        f"{t}/e4defrag/low/threads-5/run/snapshot"
-    )
-    assert treatment_runs.run_outputs(defrag, 1) == [
-        f"{t}/e4defrag/high/threads-5/run",
-        f"{t}/e4defrag/low/threads-5/run",
-        f"{d}/e4defrag/high/threads-5/janusdl",
-        f"{d}/e4defrag/low/threads-5/janusdl",
-    ]
-    journal = treatment_runs.journal_runs(t, PRESET)
-    assert treatment_runs.run_outputs(journal, 3) == [f"{t}/journal/persist", f"{t}/journal/wal"]
-    sqlite = treatment_runs.sqlite_prealloc_runs(t, PRESET, lambda app: f"com.{app}")
-    assert sqlite["app=facebook,package=com.facebook,unit_kib=16"] == (
-        f"{t}/sqlite-prealloc/facebook/snapshots/facebook/unit-16384"
-    )
-    assert treatment_runs.defrag_ftl_runs(t, PRESET) == {
-        "level=low,threads=5,method=e4defrag": f"{t}/e4defrag/low/threads-5/ftl-e4defrag.json",
-        "level=low,threads=5,method=janusdL": f"{t}/e4defrag/low/threads-5/ftl-janusdl.json",
-        "level=high,threads=5,method=e4defrag": f"{t}/e4defrag/high/threads-5/ftl-e4defrag.json",
-        "level=high,threads=5,method=janusdL": f"{t}/e4defrag/high/threads-5/ftl-janusdl.json",
-    }
