@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 
 from mobifrag.model import phase_history
@@ -106,7 +107,7 @@ def replay_phase(
     device: Path,
     blktrace_dir: Path,
     threads: int = 1,
-    history: list[Path] = (),
+    history: Sequence[Path] = (),
 ) -> dict:
     """`replay` of one job phase's blktrace folder with the overlap its trace shows
     (readahead's requests issued together stay in flight together) and never fewer
@@ -127,7 +128,7 @@ def replay_phase(
         blktrace_dir,
         "--threads",
         str(threads),
-        *phase_history.history_options(list(history)),
+        *phase_history.history_options(history),
     )
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import shlex
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 ORDER = "order"
@@ -52,7 +53,7 @@ def earlier_traces(run: Path, phase: str) -> list[Path]:
     return folders
 
 
-def history_options(traces: list[Path]) -> list[str]:
+def history_options(traces: Sequence[Path]) -> list[str]:
     """ftl-sim's options replaying `traces` in turn before the measured one."""
     return [arg for trace in traces for arg in ("--history-trace", str(trace))]
 
