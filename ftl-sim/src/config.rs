@@ -21,6 +21,9 @@ pub struct FtlConfig {
     pub gc: GcConfig,
     #[serde(default)]
     pub allocation: Allocation,
+    /// Pages the controller's write buffer holds (allocation `buffered`).
+    #[serde(default = "default_write_buffer_pages")]
+    pub write_buffer_pages: u32,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -141,6 +144,10 @@ pub enum Allocation {
     RoundRobin,
     /// Logical page n always goes to plane n mod planes (static striping).
     Static,
+    /// Pages leave a write buffer in logical order: a page that continues a
+    /// logical run still in the buffer takes the plane after its
+    /// predecessor's, any other page the next plane in turn.
+    Buffered,
 }
 
 fn one() -> u32 {
@@ -154,6 +161,9 @@ fn default_op() -> f64 {
 }
 fn default_page_size() -> u32 {
     4096
+}
+fn default_write_buffer_pages() -> u32 {
+    128
 }
 fn default_cache_bytes() -> u64 {
     128 * 1024
@@ -265,6 +275,12 @@ impl FtlConfig {
             return Err((
                 "gc.idle_us".into(),
                 "must be a number from 0 to 1e9 (microseconds)".into(),
+            ));
+        }
+        if !(1..=65536).contains(&self.write_buffer_pages) {
+            return Err((
+                "write_buffer_pages".into(),
+                "must be from 1 to 65536".into(),
             ));
         }
         Ok(())

@@ -132,6 +132,7 @@ pub fn import_str(text: &str, path: &Path, over_provisioning: f64) -> Result<Imp
         cache,
         gc: GcConfig::default(),
         allocation: Allocation::RoundRobin,
+        write_buffer_pages: 1,
     };
     config
         .validate()

@@ -1,7 +1,7 @@
 //! ftl-sim command line.
 
 use clap::{Args, Parser, Subcommand};
-use ftl_sim::config::{CacheMode, FtlConfig};
+use ftl_sim::config::{Allocation, CacheMode, FtlConfig};
 use ftl_sim::error::{Error, Location, Result};
 use ftl_sim::replay::{self, Arrivals, ReplayOptions};
 use ftl_sim::request::Op;
@@ -58,6 +58,17 @@ struct ModelArgs {
     /// Override the mapping-cache mode.
     #[arg(long, value_enum)]
     cache_mode: Option<CacheModeArg>,
+    /// Override the plane allocation (a placement experiment controlling where
+    /// pages go, whatever the profile's).
+    #[arg(long, value_enum)]
+    allocation: Option<AllocationArg>,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum AllocationArg {
+    RoundRobin,
+    Static,
+    Buffered,
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -263,6 +274,13 @@ fn load_model(m: &ModelArgs, warnings: &mut Vec<String>) -> Result<Model> {
             CacheModeArg::Tpage => CacheMode::Tpage,
             CacheModeArg::Entry => CacheMode::Entry,
             CacheModeArg::Whole => CacheMode::Whole,
+        };
+    }
+    if let Some(allocation) = m.allocation {
+        cfg.allocation = match allocation {
+            AllocationArg::RoundRobin => Allocation::RoundRobin,
+            AllocationArg::Static => Allocation::Static,
+            AllocationArg::Buffered => Allocation::Buffered,
         };
     }
     cfg.validate()

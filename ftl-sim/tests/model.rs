@@ -308,3 +308,45 @@ fn sixteen_kib_pages() {
     assert_eq!(ftl.counters.host_page_programs, 5000);
     ftl.check_invariants().unwrap();
 }
+
+/// DoF_P of two 64-page files whose pages were written alternately, one page per
+/// request, under `allocation`.
+fn interleaved_files_dof_p(allocation: &str, buffer_pages: u32) -> Vec<f64> {
+    let mut cfg = small(8, 64, 64, 0.25, CacheMode::Whole, 0);
+    cfg.allocation = serde_yaml::from_str(allocation).unwrap();
+    cfg.write_buffer_pages = buffer_pages;
+    let mut ftl = Ftl::new(&cfg).unwrap();
+    let (a, b, pages) = (0u64, 1024u64, 64u64);
+    let reqs = (0..pages)
+        .flat_map(|i| [a + i, b + i])
+        .map(|p| Request::new(0, Op::Write, p * 8, 8))
+        .collect();
+    run_closed(&mut ftl, reqs);
+    [a, b]
+        .iter()
+        .map(|&start| {
+            let mut extents = [ftl_sim::dop::Extent {
+                logical: Some(0),
+                physical: start * 4096,
+                length: pages * 4096,
+            }];
+            ftl_sim::dop::file_dop(&ftl, "f", &mut extents, 0).dof_p
+        })
+        .collect()
+}
+
+#[test]
+fn buffered_allocation_stripes_each_interleaved_run() {
+    // Round robin in write order gives each file every other plane: 4 of 8.
+    for dof_p in interleaved_files_dof_p("round_robin", 128) {
+        assert!((dof_p - 0.5).abs() < 1e-9, "round robin DoF_P {dof_p}");
+    }
+    // A buffer that holds both runs stripes each over all eight planes.
+    for dof_p in interleaved_files_dof_p("buffered", 128) {
+        assert!(dof_p.abs() < 1e-9, "buffered DoF_P {dof_p}");
+    }
+    // A one-page buffer has forgotten the predecessor: round robin again.
+    for dof_p in interleaved_files_dof_p("buffered", 1) {
+        assert!((dof_p - 0.5).abs() < 1e-9, "one-page buffer DoF_P {dof_p}");
+    }
+}

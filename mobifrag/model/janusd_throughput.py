@@ -5,8 +5,10 @@
         --planes-used 8 4 2 --out throughput.csv
 
 janusd §3.2 splits one file into DoF_L extents and controls its DoF_P on an emulated
-device. Here the file's pages are written first (uncounted) so that the round-robin
-allocation puts them on `planes-used` of the device's M planes — after each file page,
+device. Here the file's pages are written first (uncounted) so that round-robin
+allocation in write order (ftl-sim `--allocation round-robin`, whatever the profile's
+allocation: the experiment controls the placement) puts them on `planes-used` of the
+device's M planes — after each file page,
 M / planes-used - 1 pages of another file take the planes in between — at logical
 addresses split into DoF_L equal extents with holes between them; then the file is read
 once, one request per extent piece of at most 512 KiB, back to back. ftl-sim reports the
@@ -97,6 +99,8 @@ def measure(ftl_sim: Path, device: Path, pages: int, dof_l: int, used: int, plan
             "csv",
             "--arrivals",
             "closed",
+            "--allocation",
+            "round-robin",
             "--extents",
             str(d / "extents.tsv"),
             "--dop-out",

@@ -15,14 +15,16 @@ needs_ftl_sim = pytest.mark.skipif(not FTL_SIM.is_file(), reason="ftl-sim is not
 FILE_PAGES = 64
 
 
-def writers(count):
-    """`count` writers appending a 4 KiB page each in turn, file i at its own 1 MiB; the
-    measured file is writer 0's, at sector 0."""
-    requests = []
-    for page in range(FILE_PAGES):
-        for writer in range(count):
-            time_ns = (page * count + writer) * 100_000
-            requests.append((time_ns, "W", writer * 2048 + page * 8, 8))
+def appends(other_writes):
+    """The measured file (at sector 0) appended a 4 KiB page at a time, each append
+    followed by `other_writes[i]` writes of other files' pages far from it."""
+    requests, time_ns = [], 0
+    for page, others in enumerate(other_writes):
+        requests.append((time_ns, "W", page * 8, 8))
+        for other in range(others):
+            time_ns += 100_000
+            requests.append((time_ns, "W", 65_536 + (page * 1_000 + other) * 8, 8))
+        time_ns += 100_000
     return requests
 
 
@@ -62,23 +64,28 @@ def test_the_command_prints_ftl_sims_options(tmp_path, capsys):
     ]
 
 
-def modeled_read_ms(tmp_path, writer_count):
-    """Modeled time of the cold read of a file its run wrote with `writer_count` writers
-    (the run's phase models, rule ftl_replay_run)."""
-    run = tmp_path / f"writers-{writer_count}"
-    write_blktrace(run / "blktrace" / "write", writers(writer_count))
+def modeled_read_ms(tmp_path, name, writes):
+    """Modeled time of the cold read of a file its run wrote with `writes` (the run's
+    phase models, rule ftl_replay_run)."""
+    run = tmp_path / name
+    write_blktrace(run / "blktrace" / "write", writes)
     write_blktrace(run / "blktrace" / "read", cold_read())
     out = run / "phases.json"
     args = ["--device", str(DEVICE), "--ftl-sim", str(FTL_SIM), "-o", str(out)]
     assert run_phases([str(run), *args]) == 0
     phases = json.loads(out.read_text())["phases"]
-    assert phases["read"]["summary"]["replay"]["history_trace_writes"] == FILE_PAGES * writer_count
+    assert phases["read"]["summary"]["replay"]["history_trace_writes"] == len(writes)
     return ftl.modeled_seconds(phases["read"]["summary"]) * 1000
 
 
 @needs_ftl_sim
-def test_a_file_of_interleaved_writers_reads_slower_than_one_written_alone(tmp_path):
-    # Eight writers taking turns put each file's pages on one of the eMMC's eight planes
-    # (round-robin allocation); written alone, its pages stripe over all eight.
-    alone, interleaved = modeled_read_ms(tmp_path, 1), modeled_read_ms(tmp_path, 8)
-    assert interleaved > 2 * alone, (alone, interleaved)
+def test_a_file_appended_among_other_writes_reads_slower_than_one_written_at_once(
+    tmp_path,
+):
+    # Written at once, the file's pages stripe over all eight planes of the eMMC. Each
+    # append followed by 135 other writes (more than the device's write buffer of 128
+    # pages holds, so the append starts a new stripe) comes back to the same plane
+    # (136 writes are seventeen rounds of the eight planes): the cold read queues there.
+    at_once = modeled_read_ms(tmp_path, "at-once", appends([0] * FILE_PAGES))
+    one_plane = modeled_read_ms(tmp_path, "one-plane", appends([135] * FILE_PAGES))
+    assert one_plane > 2 * at_once, (at_once, one_plane)

@@ -36,6 +36,10 @@ pub struct Ftl {
     cache: MapCache,
     next_data_unit: u32,
     next_map_unit: u32,
+    /// The write buffer of allocation `buffered`: the latest pages written,
+    /// (logical page, plane), oldest overwritten first.
+    buffered: Vec<(u32, u32)>,
+    buffered_next: usize,
     /// Pages programmed so far (the age clock of cost-benefit and FIFO).
     clock: u64,
     in_gc: bool,
@@ -65,6 +69,8 @@ impl Ftl {
             cache: MapCache::new(&cfg.cache, &geo),
             next_data_unit: 0,
             next_map_unit: 0,
+            buffered: Vec::new(),
+            buffered_next: 0,
             clock: 0,
             in_gc: false,
             pending: Vec::new(),

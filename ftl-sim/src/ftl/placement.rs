@@ -12,13 +12,50 @@ impl Ftl {
     #[inline]
     pub(super) fn pick_unit(&mut self, lpn: u32) -> u32 {
         match self.cfg.allocation {
-            Allocation::RoundRobin => {
-                let u = self.next_data_unit;
-                self.next_data_unit = if u + 1 == self.geo.units { 0 } else { u + 1 };
-                u
-            }
+            Allocation::RoundRobin => self.rr_data_unit(),
             Allocation::Static => lpn % self.geo.units,
+            Allocation::Buffered => self.buffered_unit(lpn),
         }
+    }
+
+    #[inline]
+    fn rr_data_unit(&mut self) -> u32 {
+        let u = self.next_data_unit;
+        self.next_data_unit = if u + 1 == self.geo.units { 0 } else { u + 1 };
+        u
+    }
+
+    /// A write buffer flushed in logical order stripes each logical run it
+    /// holds over consecutive planes, however the host interleaved the runs;
+    /// a page whose predecessor has left the buffer starts a new run.
+    fn buffered_unit(&mut self, lpn: u32) -> u32 {
+        // Newest first: a sequential writer finds its predecessor at once.
+        let (newer, older) = self.buffered.split_at(self.buffered_next);
+        let predecessor = lpn.checked_sub(1).and_then(|prev| {
+            newer
+                .iter()
+                .rev()
+                .chain(older.iter().rev())
+                .find(|&&(buffered_lpn, _)| buffered_lpn == prev)
+                .map(|&(_, unit)| unit)
+        });
+        let unit = match predecessor {
+            Some(u) => {
+                // The stripe goes on from the plane it took.
+                let unit = (u + 1) % self.geo.units;
+                self.next_data_unit = (unit + 1) % self.geo.units;
+                unit
+            }
+            None => self.rr_data_unit(),
+        };
+        let capacity = self.cfg.write_buffer_pages as usize;
+        if self.buffered.len() < capacity {
+            self.buffered.push((lpn, unit));
+        } else {
+            self.buffered[self.buffered_next] = (lpn, unit);
+            self.buffered_next = (self.buffered_next + 1) % capacity;
+        }
+        unit
     }
 
     #[inline]
