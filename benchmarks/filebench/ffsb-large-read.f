@@ -3,7 +3,7 @@
 # with 256 KiB records: the files ffsb-large-write.f wrote (the same fileset, reused:
 # filebench neither rewrites nor deletes them), taken in turn from one rotation, so each
 # is read once. jobs/ext4tune-bench.sh fills in @THREADS@ and @LARGE@ from
-# config/config.yaml's ext4tune values, and @DIR@ and @TIMEOUT@; it runs each ffsb-*.f
+# config/experiments/ext4tune.yaml, and @DIR@ and @TIMEOUT@; it runs each ffsb-*.f
 # after the page cache is dropped, as a traced phase of its own.
 #
 # Fixed work, not a timed run: each thread handles its share of files and stops

@@ -2,7 +2,7 @@
 # language: @THREADS@ threads, each creating one file of @LARGE@ (the paper: 25 MB)
 # written whole with 256 KiB records and fsynced before it is closed; ffsb-large-read.f
 # reads the same files. jobs/ext4tune-bench.sh fills in @THREADS@ and @LARGE@ from
-# config/config.yaml's ext4tune values, and @DIR@ and @TIMEOUT@; it runs each ffsb-*.f
+# config/experiments/ext4tune.yaml, and @DIR@ and @TIMEOUT@; it runs each ffsb-*.f
 # after the page cache is dropped, as a traced phase of its own.
 #
 # Fixed work, not a timed run: each thread handles its share of files and stops

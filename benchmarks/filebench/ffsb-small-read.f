@@ -2,9 +2,9 @@
 # language: @THREADS@ threads, each reading @FILES@ whole files of 40 KB with 4 KiB
 # records: the files ffsb-small-write.f wrote (the same fileset, reused), taken in turn
 # from one rotation, so each is read once. jobs/ext4tune-bench.sh fills in @THREADS@,
-# @FILES@ (files per thread) and @ENTRIES@ (threads x files) from config/config.yaml's
-# ext4tune values, and @DIR@ and @TIMEOUT@; it runs each ffsb-*.f after the page cache
-# is dropped, as a traced phase of its own.
+# @FILES@ (files per thread) and @ENTRIES@ (threads x files) from
+# config/experiments/ext4tune.yaml, and @DIR@ and @TIMEOUT@; it runs each ffsb-*.f
+# after the page cache is dropped, as a traced phase of its own.
 #
 # Fixed work, not a timed run: each thread handles its share of files and stops
 # (finishoncount), and the run ends when every thread has (quit alldone; @TIMEOUT@

@@ -2,7 +2,7 @@
 # language: @THREADS@ threads, each creating @FILES@ files of 40 KB (the paper's size)
 # written whole with 4 KiB records, each fsynced before it is closed; ffsb-small-read.f
 # reads the same files. jobs/ext4tune-bench.sh fills in @THREADS@, @FILES@ (files per
-# thread) and @ENTRIES@ (threads x files) from config/config.yaml's ext4tune values, and
+# thread) and @ENTRIES@ (threads x files) from config/experiments/ext4tune.yaml, and
 # @DIR@ and @TIMEOUT@; it runs each ffsb-*.f after the page cache is dropped, as a
 # traced phase of its own.
 #
