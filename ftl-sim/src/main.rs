@@ -118,6 +118,11 @@ struct ReplayArgs {
     /// the run's writes placed it. Repeat it for each earlier phase, oldest first.
     #[arg(long)]
     history_trace: Vec<PathBuf>,
+    /// After the preconditioning and the history, collect every plane up to the GC
+    /// high watermark, as idle time before the measured trace would: the replay then
+    /// pays for the collection its own writes cause, not for the aging's.
+    #[arg(long)]
+    settle: bool,
     /// Seed of the preconditioning writes.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -397,6 +402,9 @@ fn run_replay(a: &ReplayArgs) -> Result<()> {
     }
     let preconditioned = precondition_with_trace(&mut ftl, a, cfg.geometry.page_size)?;
     let history = replay_history(&mut ftl, a, cfg.geometry.page_size)?;
+    if a.settle {
+        ftl.settle()?;
+    }
     let (mut source, files) = open_source(a, cfg.geometry.page_size)?;
     let mut completions = open_completions(a, &files)?;
     let opts = ReplayOptions {
@@ -465,6 +473,7 @@ fn run_replay(a: &ReplayArgs) -> Result<()> {
         precondition_random_writes: random,
         precondition_trace_requests: preconditioned,
         history_trace_writes: history,
+        settled: a.settle,
         drained_map_cache: a.drain_cache,
         warnings,
     };

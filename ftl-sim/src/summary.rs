@@ -60,6 +60,8 @@ pub struct ReplayInfo {
     /// Writes, trims and flushes of --history-trace replayed before the trace (not
     /// counted).
     pub history_trace_writes: u64,
+    /// Every plane was collected to the GC high watermark before the trace (--settle).
+    pub settled: bool,
     /// Dirty mapping entries were written back after the trace (counted).
     pub drained_map_cache: bool,
     /// What was accepted but looks wrong (also printed on standard error):
@@ -184,6 +186,7 @@ pub struct RunInfo {
     pub precondition_random_writes: u64,
     pub precondition_trace_requests: u64,
     pub history_trace_writes: u64,
+    pub settled: bool,
     pub drained_map_cache: bool,
     pub warnings: Vec<String>,
 }
@@ -247,6 +250,7 @@ pub fn build(ftl: &Ftl, run: RunInfo, report: &ReplayReport, dop: Option<DopSumm
             precondition_random_writes: run.precondition_random_writes,
             precondition_trace_requests: run.precondition_trace_requests,
             history_trace_writes: run.history_trace_writes,
+            settled: run.settled,
             drained_map_cache: run.drained_map_cache,
             warnings: run.warnings,
         },

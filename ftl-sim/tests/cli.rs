@@ -828,3 +828,34 @@ fn history_traces_replay_one_after_another_without_their_reads() {
     let v = with_history(&dev, &measured, &[&second, &first]);
     assert_eq!(v["flash"]["unmapped_page_reads"], 0);
 }
+
+#[test]
+fn settle_collects_the_agings_blocks_before_the_trace() {
+    // Aged by random overwrites, the planes stop at the low watermark; the 10 ms idle
+    // between the trace's reads then collects the aging's victims unless --settle did.
+    let d = tmpdir("settle");
+    let dev = profile(&d);
+    let measured = d.join("read.csv");
+    std::fs::write(
+        &measured,
+        "time_ns,op,sector,sectors\n0,read,0,8\n10000000,read,8,8\n",
+    )
+    .unwrap();
+    let aged = [
+        "--precondition-fill",
+        "1.0",
+        "--precondition-random-fraction",
+        "1.0",
+    ];
+    let run = |extra: &[&str]| {
+        let o = replay(&dev, "csv", &measured, &[&aged[..], extra].concat());
+        assert!(o.status.success(), "{}", stderr(&o));
+        serde_json::from_slice::<serde_json::Value>(&o.stdout).unwrap()
+    };
+    let (unsettled, settled) = (run(&[]), run(&["--settle"]));
+    assert!(unsettled["gc"]["background_runs"].as_u64().unwrap() > 0);
+    assert_eq!(unsettled["replay"]["settled"], false);
+    assert_eq!(settled["gc"]["background_runs"], 0);
+    assert_eq!(settled["gc"]["erases"], 0);
+    assert_eq!(settled["replay"]["settled"], true);
+}

@@ -143,6 +143,23 @@ impl Ftl {
         Ok(())
     }
 
+    /// Background GC up to the high watermark on every plane, as idle time
+    /// before a measured replay allows (not counted).
+    pub fn settle(&mut self) -> Result<()> {
+        if !self.cfg.gc.background {
+            return Ok(());
+        }
+        let high = self.cfg.gc.high_watermark as usize;
+        for unit in 0..self.geo.units {
+            while self.units.free_blocks(unit) < high {
+                self.collect(unit, 0, true)?;
+            }
+        }
+        self.flush_pending(0)?;
+        self.reset_measurements();
+        Ok(())
+    }
+
     fn write_page_untimed(&mut self, lpn: u32) -> Result<()> {
         let unit = self.pick_unit(lpn);
         let ppn = self.alloc(unit, Stream::Data, 0)?;
