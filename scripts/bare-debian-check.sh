@@ -239,8 +239,9 @@ if [ ! -d "$ROOT$CLONE/.git" ]; then
     record clone "$start" "$status"
     [ "$status" -eq 0 ] || die "git clone failed (log: $ROOT/check/logs/clone.log)"
 else
-    # a clone made by an earlier run takes the repository's newer commits
-    chroot "$ROOT" git -C "$CLONE" pull -q --ff-only \
+    # a clone made by an earlier run takes this repository's newer commits (from the
+    # repository the script runs from, which may not be the one the clone came from)
+    chroot "$ROOT" git -C "$CLONE" pull -q --ff-only "$REPO" HEAD \
         || die "cannot bring $ROOT$CLONE up to this repository's HEAD"
 fi
 say "the clone is at $(in_root 'git log -1 --format="%h %s"' | cut -c1-72)"
