@@ -231,6 +231,13 @@ if [ -d "$SHARED" ]; then
     bind "$(cd "$SHARED" && pwd -P)" "$ROOT$(dirname "$CLONE")/shared" ro
 fi
 
+# the host names an installed Debian 12 resolves (its installer writes /etc/hosts;
+# debootstrap leaves none, and MariaDB's install refuses a localhost it cannot look up)
+if [ ! -e "$ROOT/etc/hosts" ]; then
+    printf '127.0.0.1\tlocalhost\n127.0.1.1\t%s\n::1\tlocalhost ip6-localhost ip6-loopback\n' \
+        "$(hostname)" > "$ROOT/etc/hosts"
+fi
+
 if [ ! -d "$ROOT$CLONE/.git" ]; then
     start=$(date +%s)
     status=0

@@ -65,7 +65,14 @@ def test_a_folder_holding_only_the_stamp_is_rebuilt(tmp_path):
 
 def test_an_interrupted_bootstrap_leaves_no_venv_and_the_next_one_builds_it(tmp_path):
     root, venv = checkout(tmp_path), tmp_path / "venv"
-    process = bootstrap(root, venv, start_new_session=True)
+    # SIGINT as a terminal delivers it, even where this test runs with it ignored (a
+    # background job of a non-interactive shell), which the child would inherit
+    process = bootstrap(
+        root,
+        venv,
+        start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
     # Ctrl-C while the venv is being made (its pip is installed into it for seconds)
     wait_for(lambda: Path(f"{venv}.new", "bin").is_dir())
     os.killpg(process.pid, signal.SIGINT)
