@@ -18,12 +18,12 @@ whether device GC carries a paper's effect.
 from __future__ import annotations
 
 import argparse
-import csv
 import sys
 from pathlib import Path
 
 from mobifrag.model import ftl
 from mobifrag.model.phase_history import PhaseHistoryError, earlier_traces, history_options
+from mobifrag.workflow.atomic import write_table
 
 COLUMNS = ("label", "device", "a_ms", "b_ms", "ratio", "a_gc_copies", "b_gc_copies")
 
@@ -79,10 +79,7 @@ def main(argv: list[str] | None = None) -> int:
     except (PhaseHistoryError, ftl.FtlSimError) as error:
         print(f"aged_device: {error}", file=sys.stderr)
         return 1
-    with open(args.out, "w", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=COLUMNS)
-        writer.writeheader()
-        writer.writerows(rows)
+    write_table(args.out, COLUMNS, rows)
     return 0
 
 
