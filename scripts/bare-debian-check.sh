@@ -6,6 +6,7 @@
 #
 #   scripts/bare-debian-check.sh ROOT [STEP...]   make ROOT (or reuse one it made), run STEPs
 #   scripts/bare-debian-check.sh --remove ROOT    delete a ROOT this script made
+#   scripts/bare-debian-check.sh --mirror         print the archive debootstrap would use
 #
 # STEPs, in the order given (default: bootstrap lint test-fast):
 #   bootstrap   make bootstrap            (Debian packages, .venv, agent, ftl-sim)
@@ -15,7 +16,7 @@
 #   test        nice -n 19 make test      (about 45 min on 2 cores)
 #   reproduce   nice -n 19 make reproduce (about 2 h on 2 cores)
 # Environment: MIRROR, Debian's archive to debootstrap from (default: the bookworm source
-# of this host's apt configuration); SHARED, the folder mounted read-only as ../shared
+# of this host's apt configuration, read from APT_ETC, default /etc/apt); SHARED, the folder mounted read-only as ../shared
 # beside the clone, where the pinned outside inputs are looked for (default: ../shared
 # beside this repository, if there is one); LOCAL_CA=0 leaves out the host's own
 # certificate authorities (below). Needs root, debootstrap and chroot.
@@ -44,7 +45,7 @@ die() {
 }
 
 usage() {
-    sed -n '7,8p' "$0" | sed 's/^# *//' >&2
+    sed -n '7,9p' "$0" | sed 's/^# *//' >&2
     exit 2
 }
 
@@ -60,27 +61,32 @@ mounted_below() {
     awk -v dir="$1" '$5 == dir || index($5, dir "/") == 1 { print $5 }' /proc/self/mountinfo
 }
 
-# host_mirror: the URI of the host's apt source for $SUITE's main component.
+# host_mirror: the URI of the host's apt source for $SUITE's main component, from the
+# one-line lists and the deb822 stanzas under APT_ETC.
 host_mirror() {
-    local file
-    for file in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+    local etc=${APT_ETC:-/etc/apt} file
+    for file in "$etc/sources.list" "$etc"/sources.list.d/*.list; do
         [ -f "$file" ] || continue
         awk -v suite="$SUITE" '$1 == "deb" {
             i = 2; if ($i ~ /^\[/) { while ($i !~ /\]$/) i++; i++ }
             if ($(i + 1) == suite) { print $i; exit }
         }' "$file"
     done
-    for file in /etc/apt/sources.list.d/*.sources; do
+    for file in "$etc"/sources.list.d/*.sources; do
         [ -f "$file" ] || continue
-        # deb822 stanzas, separated by blank lines
+        # stanzas are separated by blank lines; a field's words are compared whole, so
+        # "Types: deb" matches and "Types: deb-src" does not, whatever line follows
         awk -v suite="$SUITE" 'BEGIN { RS = ""; FS = "\n" }
-            /(^|\n)Types:[^\n]*deb([ \t]|$)/ {
-                uris = ""; ok = 0
+            function has(line, word) { return (" " line " ") ~ (" " word " ") }
+            {
+                uris = ""; deb = 0; ok = 0
                 for (i = 1; i <= NF; i++) {
-                    if ($i ~ /^URIs:/) { uris = $i; sub(/^URIs:[ \t]*/, "", uris); sub(/[ \t].*/, "", uris) }
-                    if ($i ~ /^Suites:/ && (" " substr($i, 8) " ") ~ (" " suite " ")) ok = 1
+                    field = $i; sub(/^[A-Za-z-]+:[ \t]*/, "", field); gsub(/\t/, " ", field)
+                    if ($i ~ /^Types:/ && has(field, "deb")) deb = 1
+                    if ($i ~ /^URIs:/) { uris = field; sub(/ .*/, "", uris) }
+                    if ($i ~ /^Suites:/ && has(field, suite)) ok = 1
                 }
-                if (ok && uris != "") { print uris; exit }
+                if (deb && ok && uris != "") { print uris; exit }
             }' "$file"
     done
 }
@@ -120,7 +126,7 @@ bind() {
 make_root() {
     local root=$1 mirror start
     mirror=${MIRROR:-$(host_mirror | head -n 1)}
-    [ -n "$mirror" ] || die "no $SUITE source in /etc/apt: name Debian's archive with MIRROR="
+    [ -n "$mirror" ] || die "no $SUITE source in ${APT_ETC:-/etc/apt}: name Debian's archive with MIRROR="
     command -v debootstrap > /dev/null || die "needs debootstrap (apt-get install debootstrap)"
     mkdir -p "$root"
     touch "$root/$MARK"
@@ -188,6 +194,13 @@ step_command() {
 if [ "$1" = --remove ]; then
     [ $# -eq 2 ] || usage
     remove_root "$2"
+    exit 0
+fi
+if [ "$1" = --mirror ]; then
+    [ $# -eq 1 ] || usage
+    mirror=${MIRROR:-$(host_mirror | head -n 1)}
+    [ -n "$mirror" ] || die "no $SUITE source in ${APT_ETC:-/etc/apt}: name Debian's archive with MIRROR="
+    echo "$mirror"
     exit 0
 fi
 [ "$(id -u)" -eq 0 ] || die "needs root (debootstrap, mount, chroot)"
