@@ -359,10 +359,11 @@ def count_table(title: str, groups: dict) -> list[str]:
 def misses(verdicts: list[Verdict]) -> list[str]:
     """Every evidence claim not reproduced, with what the run and the claims file say
     about it (mobifrag/report/reasons.py)."""
+    shared = reasons.shared_changes(v.claim for v in verdicts)
     rows = [
         (v, row)
         for v, row in zip(verdicts, csv_rows(verdicts), strict=True)
-        if reasons.reason(row, v.claim)
+        if reasons.reason(row, v.claim, shared)
     ]
     if not rows:
         return []
@@ -370,15 +371,17 @@ def misses(verdicts: list[Verdict]) -> list[str]:
         "## Not reproduced, and why",
         "",
         "Each evidence claim whose verdict is not reproduced: what the run measured against",
-        "the band, or why it could not judge, and the claim's last recorded change",
-        "(`history:` in config/claims.yaml). Under each claim not reproduced, its",
-        "diagnosis (`diagnosis:` in the claims file): the cause and the measurement behind",
-        f'it, or "{reasons.UNDIAGNOSED}".',
+        "the band, or why it could not judge, and the claim's last recorded change of its",
+        "own (`history:` in config/claims.yaml), then how many changes recorded in other",
+        "claims too (a device profile's, a patch's) followed.",
+        "Under each claim not reproduced, its diagnosis (`diagnosis:` in the claims file):",
+        f'the cause and the measurement behind it, or "{reasons.UNDIAGNOSED}".',
         "",
         *cause_counts(rows),
     ]
     for v, row in rows:
-        lines.append(f"- **{v.claim['id']}** ({v.verdict}): {reasons.reason(row, v.claim)}")
+        why = reasons.reason(row, v.claim, shared)
+        lines.append(f"- **{v.claim['id']}** ({v.verdict}): {why}")
         found = reasons.diagnosis(row, v.claim)
         if found:
             lines.append(f"  - {reasons.diagnosis_text(found)}")

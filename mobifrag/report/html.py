@@ -155,9 +155,10 @@ def misses(rows: list[dict], claims: dict) -> list[dict]:
     """Every evidence claim not reproduced, with its reason and, for the verdict not
     reproduced, its diagnosis (None otherwise)."""
     found = []
+    shared = reasons.shared_changes(claims.values())
     for row in reasons.counted(rows):
         claim = claims.get(row["id"])
-        why = reasons.reason(row, claim)
+        why = reasons.reason(row, claim, shared)
         if why:
             found.append(
                 {

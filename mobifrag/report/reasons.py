@@ -3,12 +3,14 @@ by paper and by check.
 
 The reason shown is what the run itself says (the verdict's note: a regime not reached,
 a platform limit, a missing table), else where the measured interval lies against the
-band, followed by the claim's last `history:` entry (what was changed last, and why)
-from config/claims.yaml. A claim not reproduced also shows its `diagnosis:` (the cause's
-category and the measurement behind it), written in the claims file from an earlier
-run's tables; one without is flagged "no diagnosis yet" rather than failing the report,
-so a new miss is seen. Both the claims markdown (mobifrag/report/claims.py) and the HTML
-report (mobifrag/report/html.py) write these, from a claims.csv row and the claim.
+band, followed by the claim's last `history:` entry of its own (what was changed last,
+and why) from config/claims.yaml and how many entries shared with other claims (one
+change written into every claim it touches, such as a device profile's) came after it. A claim not
+reproduced also shows its `diagnosis:` (the cause's category and the measurement behind
+it), written in the claims file from an earlier run's tables; one without is flagged
+"no diagnosis yet" rather than failing the report, so a new miss is seen. Both the
+claims markdown (mobifrag/report/claims.py) and the HTML report
+(mobifrag/report/html.py) write these, from a claims.csv row and the claim.
 """
 
 from __future__ import annotations
@@ -74,18 +76,44 @@ def placement(row: dict) -> str:
     return f"measured {interval}: the interval straddles the band's edge {edge}"
 
 
-def last_change(claim: dict | None) -> str:
+def words(text: str) -> str:
+    return " ".join(text.split())
+
+
+def shared_changes(claims) -> frozenset[str]:
+    """The history changes written word for word into more than one claim: a change of
+    something several claims read (a device profile, the platform, a patch) recorded in
+    each, as opposed to a change of one claim's own band or measure."""
+    counts = Counter(words(e["change"]) for c in claims for e in (c or {}).get("history") or [])
+    return frozenset(text for text, n in counts.items() if n > 1)
+
+
+def last_change(claim: dict | None, shared: frozenset[str] = frozenset()) -> str:
+    """The claim's last history entry of its own (its change not in `shared`), then how
+    many shared entries came after it: a reader of a miss looks first for a band or
+    workload moved for this claim, which a later note on a whole profile would hide."""
     history = (claim or {}).get("history") or []
-    if not history:
-        return ""
-    entry = history[-1]
-    return f"last change ({entry['date']}): {' '.join(entry['change'].split())}; why: " + " ".join(
-        entry["reason"].split()
-    )
+    own = [i for i, e in enumerate(history) if words(e["change"]) not in shared]
+    parts = []
+    if own:
+        entry = history[own[-1]]
+        parts.append(
+            f"last change ({entry['date']}): {words(entry['change'])}; why: "
+            + words(entry["reason"])
+        )
+    later = history[own[-1] + 1 :] if own else history
+    if later:
+        many = "change" if len(later) == 1 else "changes"
+        parts.append(
+            f"then {len(later)} {many} recorded in other claims too, the last on "
+            + later[-1]["date"]
+        )
+    return "; ".join(parts)
 
 
-def reason(row: dict, claim: dict | None) -> str:
-    """Why a claim's verdict is not `reproduced`; '' for reproduced and calibrated."""
+def reason(row: dict, claim: dict | None, shared: frozenset[str] = frozenset()) -> str:
+    """Why a claim's verdict is not `reproduced`; '' for reproduced and calibrated.
+    `shared` holds the history changes recorded in several claims (shared_changes)."""
     verdict = row.get("verdict", "")
     if verdict in EXPLAINED_BY_ITSELF:
         return ""
@@ -94,7 +122,7 @@ def reason(row: dict, claim: dict | None) -> str:
         parts.append(row["note"])
     if verdict in (NOT_REPRODUCED, INCONCLUSIVE):
         parts.append(placement(row))
-        change = last_change(claim)
+        change = last_change(claim, shared)
         if change:
             parts.append(change)
     return "; ".join(parts)

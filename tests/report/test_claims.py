@@ -413,6 +413,30 @@ def test_markdown_counts_by_paper_and_check_and_says_why_a_claim_missed(tmp_path
     assert "ars-mech**" not in text  # not evidence: listed apart, with its kind_reason
 
 
+def test_a_miss_shows_its_own_last_change_before_the_shared_ones(tmp_path):
+    write_table(tmp_path, "rep,arm,x", ["1,b,3.9", "2,b,4.1"])
+    profile = {"date": "2026-12-03", "change": "the profile's  allocation", "reason": "all"}
+    own = {"date": "2026-12-01", "change": "band widened", "reason": "the paper says so"}
+    claims = [
+        one_claim(id="tmc-miss", history=[own, profile]),
+        one_claim(id="tmc-other", history=[dict(profile, change="the profile's allocation")]),
+    ]
+    path = tmp_path / "claims.yaml"
+    path.write_text(yaml.safe_dump({"claims": claims}))
+    md, out = tmp_path / "claims.md", tmp_path / "claims.csv"
+    args = ["--claims", str(path), "--results", str(tmp_path), "--platform", "qemu"]
+    assert main([*args, "--markdown", str(md), "--csv", str(out)]) == 0
+    miss = squeezed(md.read_text()).split("- **tmc-miss** (not reproduced): ")[1]
+    assert miss.startswith(
+        "measured 4 [3.9, 4.1], above the band's top 2.5; last change (2026-12-01): band "
+        "widened; why: the paper says so; then 1 change recorded in other claims too, the "
+        "last on 2026-12-03"
+    )
+    other = squeezed(md.read_text()).split("- **tmc-other** (not reproduced): ")[1]
+    assert "last change (" not in other.split("\n")[0]
+    assert "then 1 change recorded in other claims too, the last on 2026-12-03" in other
+
+
 def test_markdown_shows_each_miss_with_its_diagnosis_or_flags_it(tmp_path):
     write_table(tmp_path, "rep,arm,x", ["1,b,3.9", "2,b,4.1"])
     diagnosis = {"cause": "workload", "measured": "t.csv's x is 4.0,\n  twice the paper's"}
