@@ -411,6 +411,12 @@ sqlite_or_not <- function(class) {
 # The rows of the last day of a daily table (the most aged snapshot).
 last_day <- function(table) table[table$day == max(table$day), ]
 
+# A table with its `rep` column: a table of one run (no such column) is repetition 1.
+with_repetitions <- function(table) {
+  if (!("rep" %in% names(table))) table$rep <- rep(1L, nrow(table))
+  table
+}
+
 # Median and range over repetitions (the `rep` column of a repeated experiment's table)
 # of `column`, per combination of the `by` columns.
 over_repetitions <- function(table, column, by) {

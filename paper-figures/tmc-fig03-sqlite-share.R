@@ -5,12 +5,19 @@ source(file.path(
 ))
 
 args <- figure_args(1)
-dof <- last_day(read_table(args$tables[[1]]))
+dof <- last_day(with_repetitions(read_table(args$tables[[1]])))
 dof <- dof[!is.na(dof$dof) & dof$dof > 1, ]
 dof$files <- sqlite_or_not(dof$class)
-summary <- aggregate(cbind(dof, size_kib = size_bytes / 1024) ~ files, data = dof, FUN = mean)
-summary$count <- as.vector(table(dof$files)[as.character(summary$files)])
-summary$share <- summary$count / sum(summary$count)
+# Each run's share, mean DoF and mean size of both kinds, then their medians over the
+# runs.
+run_summary <- function(run) {
+  summary <- aggregate(cbind(dof, size_kib = size_bytes / 1024) ~ files, data = run, FUN = mean)
+  summary$count <- as.vector(table(run$files)[as.character(summary$files)])
+  summary$share <- summary$count / sum(summary$count)
+  summary
+}
+runs <- do.call(rbind, lapply(split(dof, dof$rep), run_summary))
+summary <- repetition_medians(runs, c("dof", "size_kib", "share"), "files")
 
 # The paper's share of SQLite files among the fragmented ones (TMC §3.2).
 paper <- data.frame(

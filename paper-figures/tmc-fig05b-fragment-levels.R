@@ -5,12 +5,15 @@ source(file.path(
 ))
 
 args <- figure_args(1)
-levels <- read_table(args$tables[[1]])
+levels <- with_repetitions(read_table(args$tables[[1]]))
 levels <- levels[levels$day >= 1, ]
-daily <- aggregate(fragments ~ day + level, data = levels, FUN = sum)
+# Each run's count per day and level, then their median and range over the runs.
+runs <- aggregate(fragments ~ day + level + rep, data = levels, FUN = sum)
+daily <- over_repetitions(runs, "fragments", c("day", "level"))
 daily$level <- factor(daily$level, levels = paste0("L", 1:7))
 
-plot <- ggplot(daily, aes(day, fragments, colour = level, shape = level)) +
+plot <- ggplot(daily, aes(day, median, colour = level, shape = level)) +
+  geom_linerange(aes(ymin = low, ymax = high), alpha = 0.5) +
   geom_line() +
   geom_point(size = 1.5) +
   scale_x_days() +

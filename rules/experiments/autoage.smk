@@ -1,9 +1,18 @@
 # AutoAge (TMC §4.1.1): days of app installs, updates and sessions replayed on a file
-# system filled to 70 %, a fragcheck snapshot each day.
+# system filled to 70 %, a fragcheck snapshot each day; repeated (config `repeated`):
+# its concurrent writers interleave differently in every run.
 
-# --run arguments of the daily snapshots (day 0 is the fill) of a replay.
-day_runs = lambda run_dir, days: " ".join(
-    f"--run day={d} {run_dir}/snapshots/day-{d:02d}" for d in range(days + 1)
+# Repetition → run directory of every AutoAge replay on a file system.
+autoage_runs = lambda wildcards: {
+    r: on_platform(f"autoage/{wildcards.fs}/rep-{r}/run", wildcards)
+    for r in repetitions(wildcards.scale, "autoage")
+}
+
+# --run arguments of the daily snapshots (day 0 is the fill) of every repetition.
+day_runs = lambda runs, days: " ".join(
+    f"--run day={d},rep={r} {run_dir}/snapshots/day-{d:02d}"
+    for r, run_dir in runs.items()
+    for d in range(days + 1)
 )
 
 # AutoAge is the one replay measured past the profile's hour (30 days on 8 GiB at the
@@ -41,13 +50,14 @@ use rule guest_job as autoage_replay with:
         unpack(guest_inputs("jobs/replay-traces.sh")),
         traces=workloads("autoage/traces"),
     output:
-        out=directory(platform_runs("autoage/{fs}/run")),
+        out=directory(platform_runs("autoage/{fs}/rep-{rep}/run")),
     log:
-        platform_runs("logs/autoage-{fs}.console.log"),
+        platform_runs("logs/autoage-{fs}-rep-{rep}.console.log"),
     benchmark:
-        platform_runs("benchmarks/autoage_replay-{fs}.tsv")
+        platform_runs("benchmarks/autoage_replay-{fs}-rep-{rep}.tsv")
     wildcard_constraints:
         fs="ext4|f2fs",
+        rep=r"\d+",
     priority: LONG_CHAIN
     resources:
         **guest_resources(runtime=autoage_runtime_min),
@@ -55,7 +65,7 @@ use rule guest_job as autoage_replay with:
         **guest_job_args(
             "{wildcards.fs} {mkfs} $(realpath {input.traces}) {seed}",
             mkfs=lambda w: mkfs_options(w.fs),
-            seed=config["seed"],
+            seed=lambda w: repetition_seed(w.scale, w.rep),
         ),
         disk_mib=lambda w: scale_params(w.scale)["autoage"]["disk_mib"],
         cpus=experiment_cpus("autoage"),
@@ -67,7 +77,7 @@ use rule guest_job as autoage_replay with:
 
 rule autoage_tables:
     input:
-        lambda w: on_platform("autoage/{fs}/run", w),
+        runs=lambda w: autoage_runs(w).values(),
         code=python_sources("mobifrag.tables.fragments"),
     output:
         dof=results("autoage/{fs}/dof.csv"),
@@ -77,8 +87,8 @@ rule autoage_tables:
     localrule: True
     params:
         python=PYTHON,
-        runs=lambda w, input: day_runs(
-            input[0], scale_params(w.scale)["autoage"]["days"]
+        runs=lambda w: day_runs(
+            autoage_runs(w), scale_params(w.scale)["autoage"]["days"]
         ),
     shell:
         "{params.python} -m mobifrag.tables.fragments {params.runs}"

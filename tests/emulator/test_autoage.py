@@ -65,10 +65,10 @@ def test_level_one_fragments_are_most_numerous(autoage):
 
 
 def test_disk_was_driven_full_and_images_reclaimed(autoage):
-    replay = emulator_platform_run("test") / "autoage/ext4/run/replay"
+    replay = emulator_platform_run("test") / "autoage/ext4/rep-1/run/replay"
     summaries = [json.loads(p.read_text()) for p in sorted(replay.glob("day-*.json"))]
     assert sum(s["reclaimed_files"] for s in summaries) > 0
-    snapshots = emulator_platform_run("test") / "autoage/ext4/run/snapshots"
+    snapshots = emulator_platform_run("test") / "autoage/ext4/rep-1/run/snapshots"
     fs = (snapshots / f"day-{last_day(autoage[0]):02d}/fs.tsv").read_text()
     _, block, total, free, _ = fs.splitlines()[1].split("\t")
     assert int(free) / int(total) < 0.15

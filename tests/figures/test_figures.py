@@ -51,20 +51,22 @@ def write_csv(path: Path, header: str, rows: list[str]) -> Path:
 
 
 def autoage_dof(run: Path) -> Path:
-    """Two days of AutoAge on ext4: every class, fragmented and whole files."""
+    """Two days of two repetitions of AutoAge on ext4: every class, fragmented and whole
+    files."""
     header = "day,path,class,package,size_bytes,allocated_bytes,fragments,extents,dof," + ",".join(
         f"L{i}" for i in range(1, 8)
     )
     rows = []
-    for day in (1, 2):
-        for i, cls in enumerate(("sqlite", "executable", "multimedia", "other") * 3):
-            dof = 1 + (i + day) % 4
-            levels = [dof if level == i % 7 else 0 for level in range(7)]
-            rows.append(
-                f"{day},/data/f{i},{cls},com.x,{4096 * (i + 1)},{4096 * (i + 1)},{dof},{dof},{dof},"
-                + ",".join(map(str, levels))
-            )
-    return write_csv(run / "autoage/ext4/dof.csv", header, rows)
+    for rep in (1, 2):
+        for day in (1, 2):
+            for i, cls in enumerate(("sqlite", "executable", "multimedia", "other") * 3):
+                dof = 1 + (i + day + rep) % 4
+                levels = [dof if level == i % 7 else 0 for level in range(7)]
+                rows.append(
+                    f"{day},/data/f{i},{cls},com.x,{4096 * (i + 1)},{4096 * (i + 1)},{dof},{dof},"
+                    f"{dof},{','.join(map(str, levels))},{rep}"
+                )
+    return write_csv(run / "autoage/ext4/dof.csv", f"{header},rep", rows)
 
 
 def filldelete_dof(run: Path) -> Path:
@@ -167,8 +169,35 @@ def appenders(run: Path) -> list[Path]:
     ]
 
 
+def autoage_levels(run: Path) -> Path:
+    """Two days of two repetitions of AutoAge's fragment counts per size level."""
+    rows = [
+        f"{day},{cls},L{level},{level * day + rep},{rep}"
+        for rep in (1, 2)
+        for day in (1, 2)
+        for cls in ("sqlite", "other")
+        for level in range(1, 8)
+    ]
+    return write_csv(run / "autoage/ext4/levels.csv", "day,class,level,fragments,rep", rows)
+
+
+def autoage_level_shares(run: Path) -> Path:
+    """One fragmented file per repetition on the last day: L1 is half its fragments in
+    the first run and three quarters in the second (all the runs' fragments together,
+    two thirds)."""
+    header = "day,path,class,package,size_bytes,allocated_bytes,fragments,extents,dof,"
+    header += ",".join(f"L{i}" for i in range(1, 8)) + ",rep"
+    rows = [
+        f"1,/data/a,other,com.x,81920,81920,{n},{n},{n},{l1},10,0,0,0,0,0,{rep}"
+        for rep, n, l1 in ((1, 20, 10), (2, 40, 30))
+    ]
+    return write_csv(run / "autoage/ext4/dof.csv", header, rows)
+
+
 FIXTURES = {
     "tmc-fig03-sqlite-share": lambda run: [autoage_dof(run)],
+    "tmc-fig02b-fragment-levels": lambda run: [autoage_level_shares(run)],
+    "tmc-fig05b-fragment-levels": lambda run: [autoage_levels(run)],
     "tmc-fig02a-dof-cdf": lambda run: [autoage_dof(run)],
     "tmc-fig05a-dof-by-class": lambda run: [autoage_dof(run)],
     "tmc-fig07-utilization": lambda run: [filldelete_dof(run)],
@@ -385,6 +414,22 @@ def test_every_figure_with_a_claim_draws_the_paper_beside_this_run(tmp_path):
 
 
 @needs_r
+@pytest.mark.parametrize("stem", ["tmc-fig02a-dof-cdf", "tmc-fig03-sqlite-share",
+    "tmc-fig05a-dof-by-class", "tmc-fig05b-fragment-levels"])  # fmt: skip
+def test_autoage_figures_draw_repeated_runs(tmp_path, stem):
+    pdf, png = render(stem, tmp_path)
+    assert pdf.stat().st_size > 0 and png.stat().st_size > 0
+
+
+@needs_r
+def test_autoage_level_shares_are_the_median_of_the_runs_shares(tmp_path):
+    pdf, _ = render("tmc-fig02b-fragment-levels", tmp_path)
+    texts = pdf_texts(pdf)
+    assert "62 %" in texts or "63 %" in texts  # the median of 50 % and 75 %
+    assert "67 %" not in texts  # not the share of the runs' fragments together
+
+
+@needs_r
 def test_a_figure_shows_the_papers_numbers_and_this_runs(tmp_path):
     pdf, _ = render("tmc-fig03-sqlite-share", tmp_path)
     texts = pdf_texts(pdf)
@@ -392,7 +437,7 @@ def test_a_figure_shows_the_papers_numbers_and_this_runs(tmp_path):
     assert "Fragmented SQLite files small" in texts
     assert "paper 276,480, band [138,240, 414,720]" in texts  # config/claims.yaml's numbers
     assert "paper 0.45, band [0.225, 0.675]" in texts
-    assert any(t.startswith("here ") and "(single run): " in t for t in texts)
+    assert any(t.startswith("here ") and "(n = 2): " in t for t in texts)  # two runs
     # the paper's share marked on the figure's own SQLite bar, and the axis of the panel
     assert texts.count("paper") >= 2
 
