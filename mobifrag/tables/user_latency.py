@@ -1,6 +1,7 @@
 """User-perceived latencies (TMC §5.2, Figs. 10–12): one row per (state, phase, app)
-and repetition of `jobs/user-latency.sh` runs: one run per aged state, repeated on a
-phone (config `repeated_on_hardware`), where wall time varies from run to run.
+and repetition of `jobs/user-latency.sh` runs: one run per aged state and repetition
+(config `repeated`): the runs' block requests, and on a phone their wall time, vary from
+run to run.
 
     python -m mobifrag.tables.user_latency --run no 1 RUN_DIR --run severe 1 RUN_DIR ... \
         --model no 1 launch-chrome \

@@ -10,8 +10,8 @@
 #   install/                                    one install trace per app + apps.tsv
 #   tiles/mirth_cache.db                        the tile-cache database (host-built)
 #   {state}/rep-{rep}/run/                      installs, launches, queries (blktrace);
-#                                               repeated on a phone only (config
-#                                               `repeated_on_hardware`), one run elsewhere
+#                                               repeated (config `repeated`), each
+#                                               from the state's one aged image
 #   latency.csv                                 the table of Figs. 10–12
 
 from mobifrag.workflow import free_space_targets
@@ -32,7 +32,7 @@ for name, preset in config["scales"].items():
 ul_dir = lambda w: on_platform("user-latency", w)
 
 # (state, rep) → the run's folder below the platform's runs: each aged state's runs,
-# repeated on a phone only (config `repeated_on_hardware`).
+# repeated (config `repeated`).
 user_latency_run_folders = lambda w: {
     (state, str(rep)): f"user-latency/{state}/rep-{rep}/run"
     for state in ul_states(w.scale)
