@@ -28,9 +28,16 @@ def latency(fresh_runs):
     fresh_runs(FRESH_RUN)
     with open(REPO / RUN / "latency.csv") as handle:
         rows = list(csv.DictReader(handle))
+    # every state is run once per repetition (config `repeated`); the first run's rows
+    assert {(r["state"], r["rep"]) for r in rows} == {
+        (state, str(rep))
+        for state in STATES
+        for rep in (1, 2)  # scales.test.repetitions
+    }
     table = defaultdict(dict)
     for row in rows:
-        table[(row["phase"], row["state"])][row["app"]] = row
+        if row["rep"] == "1":
+            table[(row["phase"], row["state"])][row["app"]] = row
     return table
 
 
