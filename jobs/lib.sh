@@ -197,14 +197,16 @@ free_space_histogram() {
 
 # trace_start NAME: blktrace of the test disk into guest tmpfs (blktrace cannot write
 # into a 9p share), its log (its summary counts the events and says how many it dropped)
-# straight into ./blktrace/NAME/blktrace.log; returns once tracing is armed. trace_stop
-# NAME stops it and moves the per-CPU files beside the log; a blktrace that exits with an
-# error fails the job, its log kept. Every exec costs a TCG guest about 0.1 s of host CPU
-# and a study traces about 600 phases, so the pair runs four programs in all (mkdir,
-# blktrace, mv, and sleep while blktrace arms) and tests for the trace files with the
-# shell's own glob (docs/measurements.md, 2026-12-03). Each NAME is appended to
-# ./blktrace/order: the device model replays a phase after the writes of the phases
-# before it (mobifrag.model.phase_history).
+# straight into ./blktrace/NAME/blktrace.log; returns once the kernel's trace runs.
+# blktrace creates its per-CPU files before it starts the trace, so a workload begun when
+# they appear could lose its first requests (a 64-page file of the janusd test once
+# replayed with 63): the agent's trace-wait returns only when the trace records events.
+# trace_stop NAME stops it and moves the per-CPU files beside the log; a blktrace that
+# exits with an error fails the job, its log kept. Every exec costs a TCG guest about
+# 0.1 s of host CPU and a study traces about 600 phases, so the pair runs four programs
+# in all (mkdir, blktrace, trace-wait, mv; docs/measurements.md, 2026-12-03). Each NAME
+# is appended to ./blktrace/order: the device model replays a phase after the writes of
+# the phases before it (mobifrag.model.phase_history).
 trace_start() {
   command -v blktrace > /dev/null || die "blktrace is not installed"
   mkdir -p "$TMPDIR/blktrace/$1" "blktrace/$1"
@@ -212,15 +214,7 @@ trace_start() {
   blktrace -d "$MOBIFRAG_DISK" -D "$TMPDIR/blktrace/$1" -o trace \
     > "blktrace/$1/blktrace.log" 2>&1 &
   BLKTRACE_PID=$!
-  trace_polls=0
-  while [ "$trace_polls" -lt 200 ]; do
-    for trace_file in "$TMPDIR/blktrace/$1"/trace.blktrace.*; do
-      [ -e "$trace_file" ] && return 0
-    done
-    kill -0 "$BLKTRACE_PID" 2> /dev/null || break
-    sleep 0.05
-    trace_polls=$((trace_polls + 1))
-  done
+  "$MOBIFRAG_AGENT" trace-wait --device "$MOBIFRAG_DISK" --pid "$BLKTRACE_PID" && return 0
   cat "blktrace/$1/blktrace.log" >&2
   die "blktrace did not start (its log: blktrace/$1/blktrace.log)"
 }

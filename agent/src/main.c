@@ -7,6 +7,7 @@
 #include "fragbench_cmd.h"
 #include "fragcheck_cmd.h"
 #include "replay_cmd.h"
+#include "trace_wait_cmd.h"
 
 #define AGENT_VERSION "0.1.0"
 
@@ -21,6 +22,7 @@ static const char usage_text[] =
     "  fragcheck  snapshot of every regular file's extents (FIEMAP) as TSV tables\n"
     "  replay     replay a workload trace (.iotrace) with real system calls\n"
     "             and libsqlite3\n"
+    "  trace-wait wait until blktrace's trace of a device records events\n"
     "\n"
     "Run '" PROGRAM_NAME " <command> --help' for the options of a command.\n";
 
@@ -32,6 +34,7 @@ static const struct {
     {"fragbench", fragbench_command},
     {"fragcheck", fragcheck_command},
     {"replay", replay_command},
+    {"trace-wait", trace_wait_command},
 };
 
 static int is_help(const char *word)

@@ -13,6 +13,7 @@ void register_replay_tests(void);
 void register_replay_mark_tests(void);
 void register_replay_fence_tests(void);
 void register_trace_fuzz_tests(void);
+void register_trace_wait_tests(void);
 
 int main(int argc, char **argv)
 {
@@ -31,5 +32,6 @@ int main(int argc, char **argv)
     register_replay_mark_tests();
     register_replay_fence_tests();
     register_trace_fuzz_tests();
+    register_trace_wait_tests();
     return test_run_all(argv[1]) == 0 ? 0 : 1;
 }

@@ -76,7 +76,11 @@ if command -v blktrace > /dev/null 2>&1; then
   mkdir -p blktrace
   blktrace -d "$MOBIFRAG_DISK" -D blktrace > blktrace.log 2>&1 &
   bt=$!
-  echo "blktrace: recording $MOBIFRAG_DISK into blktrace/" > blktrace-status.txt
+  if "$MOBIFRAG_AGENT" trace-wait --device "$MOBIFRAG_DISK" --pid "$bt" 2>> blktrace.log; then
+    echo "blktrace: recording $MOBIFRAG_DISK into blktrace/" > blktrace-status.txt
+  else
+    echo "blktrace: did not start its trace (blktrace.log)" > blktrace-status.txt
+  fi
 else
   echo "blktrace: not present on the device; no block trace recorded" > blktrace-status.txt
 fi"""

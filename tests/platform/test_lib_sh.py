@@ -205,6 +205,20 @@ time.sleep(60)
 """
 
 
+# The agent's stand-in: its trace-wait returns once the stand-in blktrace's file is there
+# (the stand-in's trace "runs"), and fails after 2 s without it, as the agent's does when
+# blktrace exits before its trace starts.
+AGENT_STANDIN = f"""#!{sys.executable}
+import os, pathlib, sys, time
+assert sys.argv[1] == "trace-wait" and "--pid" in sys.argv, sys.argv
+for _ in range(100):
+    if list(pathlib.Path(os.environ["TRACE_DIR"]).glob("trace.blktrace.*")):
+        sys.exit(0)
+    time.sleep(0.02)
+sys.exit("mobifrag-agent trace-wait: /dev/vdb: blktrace exited before its trace started")
+"""
+
+
 def traced_phase(tmp_path, status):
     """trace_start then trace_stop of one phase with the stand-in blktrace, in sh."""
     out, tools = tmp_path / "out", tmp_path / "bin"
@@ -212,6 +226,8 @@ def traced_phase(tmp_path, status):
     tools.mkdir()
     (tools / "blktrace").write_text(BLKTRACE_STANDIN)
     (tools / "blktrace").chmod(0o755)
+    (tools / "agent").write_text(AGENT_STANDIN)
+    (tools / "agent").chmod(0o755)
     script = f"""
 TMPDIR={tmp_path} MOBIFRAG_DISK=/dev/vdb
 . "{LIB}"
@@ -220,7 +236,12 @@ echo armed
 trace_stop phase
 echo stopped
 """
-    env = {"PATH": f"{tools}:{os.environ['PATH']}", "BLKTRACE_STATUS": str(status)}
+    env = {
+        "PATH": f"{tools}:{os.environ['PATH']}",
+        "BLKTRACE_STATUS": str(status),
+        "MOBIFRAG_AGENT": str(tools / "agent"),
+        "TRACE_DIR": str(tmp_path / "blktrace" / "phase"),
+    }
     run = subprocess.run(
         ["sh", "-c", script], cwd=out, env=env, capture_output=True, text=True, timeout=60
     )

@@ -22,7 +22,7 @@ from collections import Counter
 
 import pytest
 
-from conftest import REPO
+from conftest import REPO, local_env, repo_copy
 
 # The rules as Snakemake parsed them: whether each is a local rule, its `retries`
 # directive (None without one) and its shell command. Workflow._localrules and
@@ -71,12 +71,16 @@ def rules() -> dict:
 
 
 @pytest.fixture(scope="module")
-def planned() -> list[tuple[str, str]]:
+def planned(tmp_path_factory) -> list[tuple[str, str]]:
     """(rule, the job's dry-run text: input, output, shell command) of every job of a
-    whole test-scale run under profiles/slurm."""
+    whole test-scale run under profiles/slurm. Planned in a copy of the tracked files:
+    the plan sizes its inputs, and in the checkout the emulator tests' joint run moves
+    guest outputs into place meanwhile (a folder renamed in while Snakemake measured it
+    read as a broken symlink)."""
+    copy = repo_copy(tmp_path_factory.mktemp("slurm-plan"))
     command = [sys.executable, "-m", "snakemake", "--workflow-profile", "profiles/slurm"]
     command += ["-n", "--forceall", "--printshellcmds", "all", "--config", "scale=test"]
-    run = subprocess.run(command, cwd=REPO, capture_output=True, text=True)
+    run = subprocess.run(command, cwd=copy, capture_output=True, text=True, env=local_env())
     assert run.returncode == 0, (run.stdout + run.stderr)[-3000:]
     jobs: list[tuple[str, list[str]]] = []
     for line in run.stdout.splitlines():
