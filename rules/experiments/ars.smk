@@ -4,8 +4,8 @@
 # (results/platform/{platform}/{scale}/) and, for the tables, of results/{device}/{scale}/:
 #   motivation/{scheme}/rep-{rep}/  Fig. 1: a continuous and a fragmented file
 #                         (ars-motivation.sh; each cold read traced,
-#                         blktrace/read-<file>-<run>/); repeated on a phone only (config
-#                         `repeated_on_hardware`), one run elsewhere
+#                         blktrace/read-<file>-<run>/); repeated (config `repeated`):
+#                         the eight writers interleave differently in every run
 #   blocksize/{scheme}/rep-1/  Fig. 2: a file written at random per block size
 #                         (ars-blocksize.sh; blktrace/read-<bytes>-<run>/)
 #   motivation.csv, blocksize.csv  their tables (mobifrag/tables/ars.py), the reads
@@ -16,8 +16,7 @@ ARS_SCHEMES = "|".join(config["ars"]["schemes"])
 ars_params = lambda scale: scale_params(scale)["ars"]
 
 # Run label → the folder (below the device's platform runs) of every scheme's job of one
-# kind and every repetition (config `repeated_on_hardware`: Fig. 1's jobs repeat on a
-# phone).
+# kind and every repetition (config `repeated`: Fig. 1's jobs repeat).
 ars_run_folders = lambda w: {
     f"scheme={s},rep={r}": f"ars/{w.kind}/{s}/rep-{r}"
     for s in config["ars"]["schemes"]

@@ -11,7 +11,7 @@
 #   e4defrag/{level}/threads-{n}/{run,blktrace}/       appenders, then e4defrag
 #   e4defrag/{level}/threads-{n}/blktrace-append/      the appends (janusdP's DoF_P)
 #   e4defrag/{level}/threads-{n}/janusdl/, janusdp/    janusd (rules/experiments/janusd.smk)
-#   journal/{mode}/, sqlite-prealloc/{app}/            replays on pristine disks
+#   journal/{mode}/rep-{rep}/, sqlite-prealloc/{app}/  replays on pristine disks
 
 from mobifrag.workflow import free_space_targets
 
@@ -66,12 +66,17 @@ treat_defrag_ftl_runs = lambda treat, p: {
     for method, summary in TREAT_FTL_SUMMARIES.items()
 }
 
-# Every (journal mode, threads) insert benchmark → its snapshot (Fig. 15).
-treat_journal_runs = lambda treat, p: {
-    f"mode={mode},threads={n}": f"{treat}/journal/{mode}/snapshots/threads-{n}/unit-0"
+# Every (journal mode, threads, repetition) insert benchmark → its snapshot (Fig. 15);
+# repeated (config `repeated`): its concurrent writers interleave differently each run.
+treat_journal_runs = lambda treat, p, reps: {
+    f"mode={mode},threads={n},rep={r}": (
+        f"{treat}/journal/{mode}/rep-{r}/snapshots/threads-{n}/unit-0"
+    )
     for mode in p["journal_modes"]
+    for r in reps
     for n in p["journal_threads"]
 }
+journal_repetitions = lambda w: repetitions(w.scale, "treat-journal", w.device)
 
 # Every (app, SQLite preallocation unit) scenario replay → its snapshot (Fig. 16).
 treat_sqlite_prealloc_runs = lambda treat, p, package: {
@@ -273,19 +278,20 @@ use rule guest_job as treat_journal with:
         unpack(guest_inputs("jobs/treat-replays.sh")),
         traces=workloads("treat/journal/traces/{mode}"),
     output:
-        out=directory(platform_runs("treat/journal/{mode}")),
+        out=directory(platform_runs("treat/journal/{mode}/rep-{rep}")),
     log:
-        platform_runs("logs/treat-journal-{mode}.console.log"),
+        platform_runs("logs/treat-journal-{mode}-rep-{rep}.console.log"),
     benchmark:
-        platform_runs("benchmarks/treat_journal-{mode}.tsv")
+        platform_runs("benchmarks/treat_journal-{mode}-rep-{rep}.tsv")
     wildcard_constraints:
         mode="delete|truncate|persist|wal",
+        rep=r"\d+",
     params:
         **guest_job_args(
             "{fs} {mkfs} $(realpath {input.traces}) {seed} 0",
             fs=TREAT_FS,
             mkfs=TREAT_MKFS,
-            seed=config["seed"],
+            seed=lambda w: repetition_seed(w.scale, w.rep),
         ),
         disk_mib=lambda w: treat_params(w.scale)["disk_mib"],
         cpus=experiment_cpus("treat"),
@@ -406,7 +412,10 @@ rule treat_e4defrag_flash_table:
 rule treat_journal_table:
     input:
         lambda w: treat_run_outputs(
-            treat_journal_runs(treat_runs(w), treat_params(w.scale)), 3
+            treat_journal_runs(
+                treat_runs(w), treat_params(w.scale), journal_repetitions(w)
+            ),
+            3,
         ),
         code=python_sources("mobifrag.tables.treat"),
     output:
@@ -417,7 +426,9 @@ rule treat_journal_table:
     params:
         python=PYTHON,
         runs=lambda w: run_labels(
-            treat_journal_runs(treat_runs(w), treat_params(w.scale))
+            treat_journal_runs(
+                treat_runs(w), treat_params(w.scale), journal_repetitions(w)
+            )
         ),
     shell:
         "{params.python} -m mobifrag.tables.treat dof {params.runs}"

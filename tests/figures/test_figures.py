@@ -194,7 +194,19 @@ def autoage_level_shares(run: Path) -> Path:
     return write_csv(run / "autoage/ext4/dof.csv", header, rows)
 
 
+def journal_dof(run: Path) -> Path:
+    """Three runs of the insert benchmark in PERSIST mode: one database (DoF 2.25, 7.75
+    and 3.25) and one journal (DoF 1) per run at 5 threads."""
+    header = "mode,threads,rep,path,class,kind,dof"
+    rows = []
+    for rep, dof in ((1, 2.25), (2, 7.75), (3, 3.25)):
+        rows.append(f"persist,5,{rep},mobibench/db-0.db,sqlite,database,{dof}")
+        rows.append(f"persist,5,{rep},mobibench/db-0.db-journal,sqlite,journal,1")
+    return write_csv(run / "treat/journal/dof.csv", header, rows)
+
+
 FIXTURES = {
+    "tmc-fig15-persistent-journal": lambda run: [journal_dof(run)],
     "tmc-fig03-sqlite-share": lambda run: [autoage_dof(run)],
     "tmc-fig02b-fragment-levels": lambda run: [autoage_level_shares(run)],
     "tmc-fig05b-fragment-levels": lambda run: [autoage_levels(run)],
@@ -427,6 +439,14 @@ def test_autoage_level_shares_are_the_median_of_the_runs_shares(tmp_path):
     texts = pdf_texts(pdf)
     assert "62 %" in texts or "63 %" in texts  # the median of 50 % and 75 %
     assert "67 %" not in texts  # not the share of the runs' fragments together
+
+
+@needs_r
+def test_journal_figure_draws_the_median_of_the_runs_means(tmp_path):
+    pdf, _ = render("tmc-fig15-persistent-journal", tmp_path)
+    texts = pdf_texts(pdf)
+    assert "3.25" in texts  # the databases' median run
+    assert "4.42" not in texts  # not the mean over the runs
 
 
 @needs_r

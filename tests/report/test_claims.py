@@ -666,7 +666,7 @@ def written_columns() -> dict[str, tuple[str, ...]]:
         "treat/prealloc/dof.csv": ("level", "threads", "unit_kib") + treated,
         "treat/e4defrag/dof.csv": ("level", "threads", "method", "phase") + treated,
         "treat/e4defrag/flash-writes.csv": ("level", "threads", "method") + treat.FLASH_COLUMNS,
-        "treat/journal/dof.csv": ("mode", "threads") + treated,
+        "treat/journal/dof.csv": ("mode", "threads", "rep") + treated,
         "treat/sqlite-prealloc/summary.csv": ("app", "package", "unit_kib") + treat.SUMMARY_COLUMNS,
         # dof_lp_runs, recurring_runs, recurring_guest_runs (rules/experiments/janusd.smk)
         "treat/janusd/dof-lp.csv": ("level", "threads") + janusd_tables.DOF_LP_COLUMNS,

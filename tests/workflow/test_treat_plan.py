@@ -111,13 +111,19 @@ def test_each_defragmentations_flash_writes_are_read_from_its_ftl_sim_summary(pl
     assert sorted(inputs) == sorted(flash.values())
 
 
-def test_each_journal_mode_is_read_once_per_thread_count(planned, runs):
+def test_each_journal_mode_is_read_once_per_thread_count_and_repetition(planned, runs):
+    # the test scale's two repetitions (config `repeated` holds treat-journal)
     inputs, journal = planned["treat_journal_table"]
     assert journal == {
-        f"mode={mode},threads=5": f"{runs}/journal/{mode}/snapshots/threads-5/unit-0"
+        f"mode={mode},threads=5,rep={r}": (
+            f"{runs}/journal/{mode}/rep-{r}/snapshots/threads-5/unit-0"
+        )
         for mode in ("persist", "wal")
+        for r in (1, 2)
     }
-    assert inputs == [f"{runs}/journal/persist", f"{runs}/journal/wal"]
+    assert inputs == [
+        f"{runs}/journal/{mode}/rep-{r}" for mode in ("persist", "wal") for r in (1, 2)
+    ]
 
 
 def test_each_apps_replay_is_read_per_sqlite_unit_with_its_package(planned, runs):
