@@ -1,6 +1,6 @@
 """run.sh, the job's wrapper on the device: it runs as root with the job's environment
 (the emulator's contract, jobs/lib.sh), puts shims on PATH for tools Android names
-differently, records a block trace when the device has blktrace, runs the job and
+differently, mounts debugfs for the jobs' block traces, runs the job and
 leaves its exit status in out/exit-status. MOBIFRAG_DISK is the checked test partition
 (mobifrag/platform/adb_partition.py), and MOBIFRAG_DEVICE_CHECKED_DISK its device
 number, the opt-in jobs/lib.sh requires before it formats.
@@ -17,7 +17,7 @@ CHECKED_DISK_ENV = "MOBIFRAG_DEVICE_CHECKED_DISK"
 
 
 def wrapper_script(plan: DevicePlan, disk: CheckedDisk, env: tuple[tuple[str, str], ...]) -> str:
-    """run.sh: the job's environment, tool shims, blktrace when present, the job, and
+    """run.sh: the job's environment, tool shims, debugfs for blktrace, the job, and
     its exit status in out/exit-status (the only thing read to decide success). The
     disk and its checked device number come last, so no job setting overrides them."""
     w = plan.workdir
@@ -43,13 +43,12 @@ def wrapper_script(plan: DevicePlan, disk: CheckedDisk, env: tuple[tuple[str, st
             # The job's phase lines also go to this session's output, which the runner
             # streams into the console log (a write that fails there is dropped).
             'export MOBIFRAG_PHASE_OUT="/proc/$$/fd/1"',
-            BLKTRACE_START,
+            BLKTRACE_CHECK,
             f"{job} > job.log 2>&1 &",
             "job=$!",
             f"echo $job > {shlex.quote(plan.run_dir)}/job.pid",
             'wait "$job"',
             "status=$?",
-            BLKTRACE_STOP,
             'echo "$status" > exit-status',
             "sync",
             "",
@@ -69,21 +68,16 @@ command -v mke2fs > /dev/null 2>&1 && shim mkfs.ext4 exec mke2fs -t ext4
 command -v make_f2fs > /dev/null 2>&1 && shim mkfs.f2fs exec make_f2fs
 shim e2freefrag echo 'e2freefrag: not present on this device, no free-space histogram of'"""
 
-BLKTRACE_START = """\
-bt=
+# The jobs trace their measured phases themselves (jobs/lib.sh trace_start), as in the
+# emulator; the kernel allows one block trace per device at a time, so a trace of the
+# whole job here would make every phase's blktrace fail (EBUSY). The wrapper mounts
+# debugfs for them and records whether the device has blktrace.
+BLKTRACE_CHECK = """\
 if command -v blktrace > /dev/null 2>&1; then
   grep -q ' /sys/kernel/debug ' /proc/mounts || mount -t debugfs debugfs /sys/kernel/debug
-  mkdir -p blktrace
-  blktrace -d "$MOBIFRAG_DISK" -D blktrace > blktrace.log 2>&1 &
-  bt=$!
-  if "$MOBIFRAG_AGENT" trace-wait --device "$MOBIFRAG_DISK" --pid "$bt" 2>> blktrace.log; then
-    echo "blktrace: recording $MOBIFRAG_DISK into blktrace/" > blktrace-status.txt
-  else
-    echo "blktrace: did not start its trace (blktrace.log)" > blktrace-status.txt
-  fi
+  echo "blktrace: present; the job traces its measured phases into blktrace/" \\
+    > blktrace-status.txt
 else
-  echo "blktrace: not present on the device; no block trace recorded" > blktrace-status.txt
+  echo "blktrace: not present on the device; a job that traces a phase stops there" \\
+    > blktrace-status.txt
 fi"""
-
-BLKTRACE_STOP = """\
-if [ -n "$bt" ]; then kill -INT "$bt"; wait "$bt"; fi"""

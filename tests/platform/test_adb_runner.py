@@ -492,22 +492,49 @@ def test_boot_once_runs_fastboot_boot_and_records_it(tmp_path, fake_device, monk
 # --- the device-side wrapper, run by the host's sh ------------------------------------------
 
 
-def test_wrapper_runs_the_job_and_says_blktrace_is_missing(tmp_path):
+def wrapper_workdir(tmp_path, job: str):
+    """A device work folder with jobs/lib.sh, the job, an agent stand-in and run.sh."""
     work = tmp_path / "w"
     (work / "jobs").mkdir(parents=True)
     (work / "jobs" / "lib.sh").write_text((REPO / "jobs" / "lib.sh").read_text())
-    (work / "jobs" / "probe.sh").write_text(
-        '. "$MOBIFRAG_ROOT/jobs/lib.sh"\n'
-        'echo "$1 $MOBIFRAG_DISK $TMPDIR $(pwd)" > seen.txt\n'
-        'e2freefrag "$MOBIFRAG_DISK" > free.txt\n'
-        "exit 0\n"
-    )
+    (work / "jobs" / "probe.sh").write_text(job)
     for sub in ("run/out", "run/tmp", "bin"):
         (work / sub).mkdir(parents=True)
     (work / "bin" / "mobifrag-agent").write_text("")
     plan = adb_staging.DevicePlan(str(work), str(work / "jobs/probe.sh"), ("hello",), ())
     disk = adb_partition.CheckedDisk("/dev/fake0", 1024, "fe:0")
     (work / "run" / "run.sh").write_text(adb_wrapper.wrapper_script(plan, disk, ()))
+    return work
+
+
+def test_wrapper_leaves_the_block_trace_to_the_jobs_phases(tmp_path):
+    # One block trace per device at a time: a trace of the whole job would make each
+    # phase's blktrace (jobs/lib.sh trace_start) fail with EBUSY on the phone.
+    work = wrapper_workdir(tmp_path, "exit 0\n")
+    tools, calls = tmp_path / "tools", tmp_path / "calls"
+    tools.mkdir()
+    for name in ("blktrace", "mount"):
+        (tools / name).write_text(f'#!/bin/sh\necho "{name} $*" >> "{calls}"\n')
+        (tools / name).chmod(0o755)
+    env = {"PATH": f"{tools}:/usr/bin:/bin", "HOME": str(tmp_path)}
+    done = subprocess.run(["sh", str(work / "run/run.sh")], env=env, capture_output=True)
+    assert done.returncode == 0, done.stderr
+    out = work / "run" / "out"
+    assert (out / "exit-status").read_text().strip() == "0"
+    assert (
+        "present; the job traces its measured phases" in (out / "blktrace-status.txt").read_text()
+    )
+    assert "blktrace" not in (calls.read_text() if calls.exists() else "")
+
+
+def test_wrapper_runs_the_job_and_says_blktrace_is_missing(tmp_path):
+    work = wrapper_workdir(
+        tmp_path,
+        '. "$MOBIFRAG_ROOT/jobs/lib.sh"\n'
+        'echo "$1 $MOBIFRAG_DISK $TMPDIR $(pwd)" > seen.txt\n'
+        'e2freefrag "$MOBIFRAG_DISK" > free.txt\n'
+        "exit 0\n",
+    )
     env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
     done = subprocess.run(["sh", str(work / "run/run.sh")], env=env, capture_output=True)
     assert done.returncode == 0, done.stderr
