@@ -25,7 +25,7 @@ import math
 import statistics
 import sys
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from mobifrag import REPO
@@ -106,6 +106,7 @@ class Verdict:
     verdict: str
     note: str = ""
     interval: tuple[float, float] | None = None
+    undefined: str = ""  # the runs left out: their ratio divides by 0
 
     @property
     def measured(self) -> float | None:
@@ -119,6 +120,7 @@ class Outcome:
     values: dict[str | None, float]
     missing: str = ""  # the table that does not exist yet
     unreached: str = ""  # why the regime the measure needs did not occur
+    undefined: str = ""  # the runs whose ratio divides by 0, left out of values
 
 
 def load_claims(path: Path) -> list[dict]:
@@ -241,10 +243,13 @@ def measure_outcome(results: Path, measure: dict) -> Outcome:
             zero.append(rep)
         else:
             ratios[rep] = value / denominator
-    if zero and not ratios:
-        column = measure["relative_to"]["column"]
-        return Outcome({}, unreached=f"{column} of {measure['relative_to']['table']} is 0")
-    return Outcome(ratios)
+    if not zero:
+        return Outcome(ratios)
+    divisor = f"{measure['relative_to']['column']} of {measure['relative_to']['table']}"
+    if not ratios:
+        return Outcome({}, unreached=f"{divisor} is 0")
+    runs = "run" if len(zero) == 1 else "runs"
+    return Outcome(ratios, undefined=f"{len(zero)} {runs} left out: {divisor} is 0 there")
 
 
 def regime_unreached(results: Path, claim: dict, key: str = "regime") -> str:
@@ -273,6 +278,19 @@ def judge_claim(claim: dict, results: Path, platform: str) -> Verdict:
         return Verdict(claim, None, NOT_MEASURED, "no rows match the measure")
     measurement = Measurement(tuple(outcome.values[k] for k in sorted(outcome.values, key=str)))
     interval = measurement.interval(seed=claim["id"])
+    verdict = judged(claim, results, platform, measurement, interval)
+    return replace(verdict, undefined=outcome.undefined)
+
+
+def judged(
+    claim: dict,
+    results: Path,
+    platform: str,
+    measurement: Measurement,
+    interval: tuple[float, float],
+) -> Verdict:
+    """The verdict on a measured claim: beyond the platform, its regime not reached,
+    calibrated, not judged on this platform, or judged against its band."""
     beyond = regime_unreached(results, claim, "platform_limit")
     if beyond:
         return Verdict(claim, measurement, BEYOND_PLATFORM, beyond, interval)
@@ -317,7 +335,8 @@ def describe_measured(v: Verdict) -> str:
     low, high = v.interval
     n = v.measurement.repetitions
     spread = "" if low == high else f" [{fmt(low)}, {fmt(high)}]"
-    return f"{fmt(v.measured)}{spread} ({reasons.spread_note(n)})"
+    notes = "; ".join(filter(None, (reasons.spread_note(n), v.undefined)))
+    return f"{fmt(v.measured)}{spread} ({notes})"
 
 
 def evidence(verdicts: list[Verdict]) -> list[Verdict]:
@@ -534,7 +553,7 @@ def csv_rows(verdicts: list[Verdict]) -> list[dict]:
                 "repetitions": 0 if v.measurement is None else v.measurement.repetitions,
                 "verdict": v.verdict,
                 "kind": kind(v.claim),
-                "note": v.note,
+                "note": "; ".join(filter(None, (v.note, v.undefined))),
             }
         )
     return rows

@@ -15,6 +15,8 @@ from mobifrag.report.claims import (
     REPRODUCED,
     ClaimsError,
     check,
+    csv_rows,
+    describe_measured,
     load_claims,
     main,
     measure_outcome,
@@ -279,6 +281,18 @@ def test_zero_denominator_is_not_reached(tmp_path):
     (verdict,) = check([claim], tmp_path)
     assert verdict.verdict == NOT_REACHED
     assert "x of t.csv is 0" in verdict.note
+
+
+def test_runs_whose_denominator_is_zero_are_named_beside_the_measurement(tmp_path):
+    rows = ["1,a,0", "1,b,3", "2,a,4", "2,b,8", "3,a,0", "3,b,1"]
+    write_table(tmp_path, "rep,arm,x", rows)
+    base = {"table": "t.csv", "column": "x", "where": {"arm": "a"}}
+    claim = one_claim(measure={**one_claim()["measure"], "relative_to": base})
+    (verdict,) = check([claim], tmp_path)
+    assert verdict.measurement.values == (2.0,)
+    assert verdict.undefined == "2 runs left out: x of t.csv is 0 there"
+    assert "single run; 2 runs left out" in describe_measured(verdict)
+    assert csv_rows([verdict])[0]["note"] == verdict.undefined
 
 
 def test_regime_not_reached_when_its_condition_fails(tmp_path):
