@@ -1,9 +1,8 @@
 #include "space_ops.h"
 
 #include <errno.h>
-#include <stdbool.h>
-#include <stdio.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
@@ -62,8 +61,14 @@ static op_status allocate_the_rest(int fd)
  * last partial chunk) is allocated to the file with fallocate, which
  * allocates at once (no delayed allocation waits for metadata blocks), with
  * ext4's reserve lowered for the moment. */
-static op_status allocate_with_reserve_lowered(int fd)
+static op_status take_the_rest(int fd)
 {
+    /* Writing the last chunks back can fail for want of blocks (delayed
+     * allocation found none when it came to place them): the file system
+     * holds what it could, a filler loses the rest, and fallocate still takes
+     * every block left (a fill stopped here once left 2 % of a disk free). */
+    if (fsync(fd) != 0 && errno != ENOSPC)
+        return errno;
     struct ext4_reserve reserve;
     ext4_reserve_lower(fd, &reserve);
     op_status status = allocate_the_rest(fd);
@@ -72,42 +77,33 @@ static op_status allocate_with_reserve_lowered(int fd)
     return status;
 }
 
-/* Passes of take_the_rest: a writeback stops at its first failure, so each
- * failed one may leave pages for the next. */
-#define REST_PASSES 64
-
-/* Writing the last chunks back can fail for want of blocks (delayed allocation
- * found none when it came to place them): ext4 drops those pages and only then
- * frees the clusters it had reserved for them, which the free count hid until
- * then. So every pass writes back first and allocates what is free after it,
- * until a writeback succeeds: a fill that allocated before a later writeback
- * failed left ext4's 2 % reserve free, in runs of up to 124 KiB (a test-scale
- * fill, one run of seven, 2026-12-04). */
-static op_status take_the_rest(int fd)
+/* The fill's file when the writes before it left no block for a new
+ * directory entry: ext4 keeps its reserved clusters from ordinary
+ * allocations, so at 100 % the file is created with the reserve lowered for
+ * the moment (creating it failed in one test-scale fill/delete fill of eight,
+ * 2026-12-04, and the disk kept the whole 2 % reserve free). */
+static int fill_file_fd(struct replay_context *context, const struct trace_op *op,
+                        op_status *status)
 {
-    op_status status = ENOSPC; /* the writeback never succeeded: blocks may be left free */
-    int pass = 1;
-    for (; pass <= REST_PASSES; pass++) {
-        bool written_back = fsync(fd) == 0;
-        if (!written_back && errno != ENOSPC)
-            return errno;
-        op_status allocated = allocate_with_reserve_lowered(fd);
-        if (allocated != OP_OK || written_back) {
-            status = allocated;
-            break;
-        }
+    int fd = handle_cache_fd(&context->handles, op->path, OPEN_CREATE, status);
+    if (fd >= 0 || *status != ENOSPC || op->fill.percent < 100.0)
+        return fd;
+    struct ext4_reserve reserve;
+    ext4_reserve_lower(context->root_fd, &reserve);
+    fd = handle_cache_fd(&context->handles, op->path, OPEN_CREATE, status);
+    fprintf(stderr, "%s fill: creating %s found no space; %s with ext4's reserve lowered\n",
+            PROGRAM_NAME, op->path, fd >= 0 ? "created it" : "it failed again");
+    if (!ext4_reserve_restore(&reserve) && fd >= 0) {
+        *status = EIO;
+        return -1;
     }
-    if (pass > 1)
-        fprintf(stderr, "%s fill: writing the last chunks back found no space %d times; "
-                        "what each failure freed was allocated after it\n",
-                PROGRAM_NAME, pass > REST_PASSES ? REST_PASSES : pass - 1);
-    return status;
+    return fd;
 }
 
 op_status replay_fill(struct replay_context *context, const struct trace_op *op)
 {
     op_status status = OP_OK;
-    int fd = handle_cache_fd(&context->handles, op->path, OPEN_CREATE, &status);
+    int fd = fill_file_fd(context, op, &status);
     if (fd < 0)
         return status;
     status = fill_until(context, fd, op);

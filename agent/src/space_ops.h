@@ -10,7 +10,8 @@
  * The first failure is the op's status. PERCENT 100 means every free block:
  * the writes end in ENOSPC (not an error then), and the blocks they could not
  * take are allocated to the file with fallocate, ext4's reserved clusters
- * included (ext4_reserve.h). */
+ * included (ext4_reserve.h); a file that cannot be created for want of space
+ * is created from that reserve too. */
 op_status replay_fill(struct replay_context *context, const struct trace_op *op);
 
 /* `reclaim`: when the file system is more than PERCENT % used, deletes the
