@@ -80,7 +80,7 @@ static op_status take_the_rest(int fd)
 /* The fill's file when the writes before it left no block for a new
  * directory entry: ext4 keeps its reserved clusters from ordinary
  * allocations, so at 100 % the file is created with the reserve lowered for
- * the moment (creating it failed in one test-scale fill/delete fill of eight,
+ * the moment (creating it failed in 4 test-scale fill/delete fills of 42,
  * 2026-12-04, and the disk kept the whole 2 % reserve free). */
 static int fill_file_fd(struct replay_context *context, const struct trace_op *op,
                         op_status *status)
