@@ -14,7 +14,7 @@ python=.venv/bin/python
 traces=${1:-results/emulator-emmc/test/autoage/traces}
 config() { "$python" -c "from mobifrag.workflow.study_config import load_config; c = load_config(); $1"; }
 kernel=$(config "from pathlib import Path; from mobifrag.platform.kernel import kernel_dir
-print(kernel_dir(Path(c['kernel']['source']), Path(c['kernel']['series']), 'emulator').relative_to(Path.cwd())))")/bzImage
+print(kernel_dir(Path(c['kernel']['source']), Path(c['kernel']['series']), 'emulator').relative_to(Path.cwd()))")/bzImage
 mkfs=$(config "print(c['filesystems']['ext4_mkfs'])")
 for target in "$kernel" "$traces"; do
   [ -e "$target" ] || .venv/bin/snakemake --cores all --config scale=test -- "$target" \

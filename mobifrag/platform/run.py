@@ -58,6 +58,9 @@ class JobSpec:
     # vCPUs of this job's guest in place of the profile's, taking turns on one host
     # thread under TCG (config `guest_cpus`: the phone's cores); None: the profile's.
     cpus: int | None = None
+    # Those vCPUs on a host thread each (multi-threaded TCG) instead: for probes of
+    # where the guest's scheduler puts its threads, not for the study's jobs.
+    own_vcpu_threads: bool = False
 
 
 def parse_env(pairs: list[str]) -> tuple[tuple[str, str], ...]:
@@ -121,7 +124,7 @@ def run_in_emulator(profile: dict, spec: JobSpec, out: Path, console: Path) -> s
         env=env,
         disk_bytes=spec.disk_mib * 1024 * 1024,
         cpus=cpus,
-        vcpus_share_a_thread=spec.cpus is not None,
+        vcpus_share_a_thread=spec.cpus is not None and not spec.own_vcpu_threads,
         memory_mib=platform["memory_mib"],
         timeout_s=spec.timeout_s or platform["job_timeout_s"],
         base_image=spec.disk_from,
@@ -257,8 +260,17 @@ def main(argv: list[str] | None = None) -> int:
         help="vCPUs of this job's guest in place of the profile's; under TCG they take"
         " turns on one host thread",
     )
+    parser.add_argument(
+        "--vcpu-threads",
+        choices=("shared", "own"),
+        default="shared",
+        help="with --cpus: the vCPUs share one host thread (the study's jobs) or each has"
+        " its own (multi-threaded TCG, a probe; more threads than host cores are allowed)",
+    )
     parser.add_argument("args", nargs="*", help="arguments of the job script")
     args = parser.parse_args(argv)
+    if args.vcpu_threads == "own" and args.cpus is None:
+        parser.error("--vcpu-threads own needs --cpus (a profile's vCPUs already own a thread)")
     try:
         spec = JobSpec(
             script=args.script,
@@ -272,6 +284,7 @@ def main(argv: list[str] | None = None) -> int:
             keep_disk=args.keep_disk,
             expect_seconds=args.expect_seconds or previous_seconds(args.previous_benchmark),
             cpus=args.cpus,
+            own_vcpu_threads=args.vcpu_threads == "own",
         )
         message = run(args.device, spec, args.out, args.console)
     except (PlatformError, ProfileError) as error:

@@ -2,6 +2,7 @@
 on one host thread under TCG, and where each vCPU would be a host thread of its own (KVM)
 more of them than the host has cores are refused. Without a guest."""
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -86,3 +87,41 @@ def test_vcpus_sharing_tcgs_one_tsc_keep_it_as_their_clock():
     assert "tsc=reliable" in kernel_options(four, "tcg")
     assert "tsc=reliable" not in kernel_options(four, "kvm")
     assert "tsc=reliable" not in kernel_options(GuestJob(kernel=KERNEL, script=SCRIPT), "tcg")
+
+
+class GuestBooted(Exception):
+    """Raised by the stand-in runner once it has the guest's job."""
+
+
+def guest_job_of(spec, monkeypatch):
+    booted = []
+
+    def run_job(job, out, console, accel):
+        booted.append(job)
+        raise GuestBooted
+
+    monkeypatch.setattr(emulator, "run_job", run_job)
+    profile = {"platform": {"cpus": 1, "memory_mib": 320, "job_timeout_s": 60, "accel": "tcg"}}
+    with pytest.raises(GuestBooted):
+        platform.run_in_emulator(profile, spec, Path("out"), Path("console.log"))
+    return booted[0]
+
+
+def test_a_probe_gives_each_vcpu_its_own_host_thread(monkeypatch):
+    spec = platform.JobSpec(
+        script=SCRIPT, args=(), env=(), agent=None, kernel=KERNEL, disk_mib=64, timeout_s=None
+    )
+    shared = guest_job_of(replace(spec, cpus=8), monkeypatch)
+    own = guest_job_of(replace(spec, cpus=8, own_vcpu_threads=True), monkeypatch)
+    assert accel_and_smp(shared, "tcg") == ("tcg,thread=single", "8")
+    assert accel_and_smp(own, "tcg") == ("tcg", "8")
+    assert emulator.host_threads(own, "tcg") == 8
+
+
+def test_own_vcpu_threads_need_a_vcpu_count(capsys):
+    with pytest.raises(SystemExit):
+        platform.main(
+            ["--device", "emulator-emmc", "--kernel", "k", "--script", "s"]
+            + ["--out", "o", "--console", "c", "--vcpu-threads", "own"]
+        )
+    assert "--vcpu-threads own needs --cpus" in capsys.readouterr().err
