@@ -1,9 +1,9 @@
 #!/bin/sh
 # Where concurrent writers' blocks come from: Fig. 6's job (jobs/concurrent-appenders.sh,
-# five writers appending 4 KiB records with fsync to 512 KiB files on a fresh ext4) in
+# WRITERS writers appending 4 KiB records with fsync to 512 KiB files on a fresh ext4) in
 # guests of 4 and 8 vCPUs, the vCPUs sharing one host thread (round-robin TCG, as the
-# study's jobs) or each on its own (multi-threaded TCG). Prints the mean DoF of the five
-# files of every run and each file's DoF (mobifrag.tables.fragments).
+# study's jobs) or each on its own (multi-threaded TCG). Prints, for every run, the mean
+# DoF of its files and each file's DoF (mobifrag.tables.fragments).
 #
 #   benchmarks/guests/writers-cpus.sh [REPS] [WRITERS]    (default: 3 runs of 5 writers)
 #
