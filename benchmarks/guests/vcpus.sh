@@ -10,16 +10,10 @@
 # config's emulator kernel if they are missing.
 set -eu
 cd "$(dirname "$0")/../.."
-python=.venv/bin/python
-traces=${1:-results/emulator-emmc/test/autoage/traces}
-config() { "$python" -c "from mobifrag.workflow.study_config import load_config; c = load_config(); $1"; }
-kernel=$(config "from pathlib import Path; from mobifrag.platform.kernel import kernel_dir
-print(kernel_dir(Path(c['kernel']['source']), Path(c['kernel']['series']), 'emulator').relative_to(Path.cwd()))")/bzImage
-mkfs=$(config "print(c['filesystems']['ext4_mkfs'])")
-for target in "$kernel" "$traces"; do
-  [ -e "$target" ] || .venv/bin/snakemake --cores all --config scale=test -- "$target" \
-    > /dev/null 2>&1 || { echo "vcpus.sh: cannot build $target" >&2; exit 1; }
-done
+. benchmarks/guests/lib.sh
+traces=${1:-$("$python" -c "from mobifrag.workflow.stages import WORKLOADS
+print(WORKLOADS.format(scale='test') + '/autoage/traces')")}
+build_missing vcpus.sh "$kernel" "$traces"
 work=$(mktemp -d)
 profiles=""
 trap 'rm -rf "$work" $profiles' EXIT

@@ -11,14 +11,9 @@
 # kernel if it is missing.
 set -eu
 cd "$(dirname "$0")/../.."
-python=.venv/bin/python
 reps=${1:-3} writers=${2:-5}
-config() { "$python" -c "from mobifrag.workflow.study_config import load_config; c = load_config(); $1"; }
-kernel=$(config "from pathlib import Path; from mobifrag.platform.kernel import kernel_dir
-print(kernel_dir(Path(c['kernel']['source']), Path(c['kernel']['series']), 'emulator').relative_to(Path.cwd()))")/bzImage
-mkfs=$(config "print(c['filesystems']['ext4_mkfs'])")
-[ -e "$kernel" ] || .venv/bin/snakemake --cores all --config scale=test -- "$kernel" \
-  > /dev/null 2>&1 || { echo "writers-cpus.sh: cannot build $kernel" >&2; exit 1; }
+. benchmarks/guests/lib.sh
+build_missing writers-cpus.sh "$kernel"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
