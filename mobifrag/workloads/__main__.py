@@ -1,8 +1,8 @@
 """Command line of the trace generator.
 
   python -m mobifrag.workloads scenario --model traces/scenarios/facebook.yaml --seed 1 \\
-      --scale 0.1 --out facebook.iotrace [--sessions N] [--no-install] [--size-scale S]
-      [--package-scale P]
+      --scale 0.1 --out facebook.iotrace [--sessions N | --minutes M] [--no-install]
+      [--size-scale S] [--package-scale P]
   python -m mobifrag.workloads autoage --models traces/scenarios --days 30 --seed 1 \\
       --disk-bytes 1G --out aging/ [--scale F] [--size-scale S] [--apps a,b] \\
       [--update-every twitter=7 ...] [--aged]
@@ -47,6 +47,16 @@ def _positive(text: str) -> float:
     value = float(text)
     if value <= 0:
         raise argparse.ArgumentTypeError(f"{text} is not positive")
+    return value
+
+
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text} is not a count of at least 1")
     return value
 
 
@@ -101,7 +111,13 @@ def parser() -> argparse.ArgumentParser:
         type=_positive,
         help="sizes of APK, code and libraries (default: --size-scale)",
     )
-    sc.add_argument("--sessions", type=int, default=1)
+    span = sc.add_mutually_exclusive_group()
+    span.add_argument("--sessions", type=_count, default=1)
+    span.add_argument(
+        "--minutes",
+        type=_positive,
+        help="as many sessions as fill this much use (the model's session_seconds)",
+    )
     sc.add_argument("--no-install", action="store_true", help="sessions only")
     sc.add_argument("--out", required=True, type=Path)
 
@@ -243,12 +259,13 @@ def _scenario(args) -> dict:
     model = load_model(args.model)
     if not isinstance(model, AppModel):
         raise ModelError(f"{args.model}:1: kind: not an app model")
+    sessions = args.sessions if args.minutes is None else model.sessions_in(args.minutes)
     ops = scenario_ops(
         model,
         args.seed,
         args.scale,
         args.size_scale,
-        args.sessions,
+        sessions,
         not args.no_install,
         args.package_scale,
     )
@@ -256,12 +273,13 @@ def _scenario(args) -> dict:
     comment = (
         f"mobifrag.workloads scenario app={model.app} seed={args.seed} "
         f"scale={args.scale:g} size_scale={args.size_scale:g} "
-        f"package_scale={package_scale:g} sessions={args.sessions} "
+        f"package_scale={package_scale:g} sessions={sessions} "
         f"install={'no' if args.no_install else 'yes'}"
     )
     write_trace(args.out, ops, [comment, f"scenario: {model.scenario}"])
     return {
         "out": str(args.out),
+        "sessions": sessions,
         "ops": len(ops),
         "threads": len({op.thread for op in ops}),
         "write_syscalls_estimate": estimate.write_syscalls(ops),

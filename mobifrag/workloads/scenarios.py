@@ -6,6 +6,7 @@ Every error names the file, the line and the field, e.g.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -95,6 +96,11 @@ class AppModel:
     @property
     def code_dir(self) -> str:
         return f"app/{self.package}"
+
+    def sessions_in(self, minutes: float) -> int:
+        """Sessions that fill `minutes` of use (at least one; a started session runs
+        to its end, so the replay covers the whole span)."""
+        return max(1, math.ceil(minutes * 60 / self.session_seconds - 1e-9))
 
 
 @dataclass(frozen=True)

@@ -310,11 +310,11 @@ rule treat_sqlite_prealloc_trace:
     params:
         python=PYTHON,
         seed=config["seed"],
-        sessions=lambda w: treat_params(w.scale)["sessions"],
+        minutes=lambda w: treat_params(w.scale)["replay_minutes"],
         size_scale=lambda w: app_size_scale(treat_params(w.scale)["disk_mib"]),
     shell:
         "mkdir -p {output} && {params.python} -m mobifrag.workloads scenario"
-        " --model {input.model} --seed {params.seed} --sessions {params.sessions}"
+        " --model {input.model} --seed {params.seed} --minutes {params.minutes}"
         " --size-scale {params.size_scale} --out {output}/{wildcards.app}.iotrace"
         " > {log} 2>&1"
 

@@ -1,5 +1,7 @@
 """Trace generation: deterministic, seeded, safe paths, scale keeps the patterns."""
 
+import json
+
 import pytest
 
 from mobifrag.workloads.__main__ import main
@@ -77,3 +79,25 @@ def test_each_file_stays_on_one_thread():
             continue
         for path in (op.path, *(op.args[:1] if op.op == "rename" else ())):
             assert owner.setdefault(path, op.thread) == op.thread, path
+
+
+@pytest.mark.parametrize(
+    ("name", "minutes", "sessions"),
+    [("twitter", 60, 11), ("messenger", 60, 15), ("facebook", 5, 1)],
+)
+def test_minutes_of_use_give_the_sessions_that_fill_them(tmp_path, capsys, name, minutes, sessions):
+    out = tmp_path / f"{name}.iotrace"
+    model = SCENARIO_DIR / f"{name}.yaml"
+    args = ["scenario", "--model", str(model), "--seed", "3", "--minutes", str(minutes)]
+    assert main([*args, "--out", str(out)]) == 0
+    assert json.loads(capsys.readouterr().out)["sessions"] == sessions
+    assert f"sessions={sessions} " in out.read_text()
+
+
+def test_minutes_and_sessions_are_one_or_the_other(tmp_path):
+    model = SCENARIO_DIR / "twitter.yaml"
+    args = ["scenario", "--model", str(model), "--seed", "3", "--out", str(tmp_path / "t")]
+    with pytest.raises(SystemExit):
+        main([*args, "--minutes", "60", "--sessions", "2"])
+    with pytest.raises(SystemExit):
+        main([*args, "--sessions", "0"])
