@@ -26,6 +26,7 @@ import yaml
 from mobifrag import REPO
 from mobifrag.release import OUTSIDE_INPUTS, version
 from mobifrag.report import reasons, reference
+from mobifrag.report.job_times import JobTimes
 from mobifrag.report.page_templates import links, render
 from mobifrag.report.verdict import VERDICTS
 from mobifrag.workflow.claim_tables import measure_tables
@@ -33,13 +34,6 @@ from mobifrag.workflow.stages import FIGURES, PLATFORM_RUNS, RESULTS, WORKLOADS,
 from mobifrag.workflow.study_config import load_config
 
 EVIDENCE = "evidence"
-# The run the experiments' times come from: docs/measurements.md, "The quick study with
-# Ext4 tuning halved and run twice (2026-11-30)", its job-minutes by rule.
-TIMED_RUN = (
-    "the fresh-clone quick study of 2026-11-30 (commit 7092a21, emulator-emmc; "
-    "docs/measurements.md, its job-minutes by rule): 177.1 job-minutes over 529 "
-    "benchmarked jobs, two busy guests at a time on 2 cores"
-)
 
 
 @dataclass(frozen=True)
@@ -48,79 +42,86 @@ class Experiment:
     name: str
     tables: tuple[str, ...]  # result-table paths or folder prefixes it writes
     what: str
-    minutes: float | None  # job-minutes in TIMED_RUN, None where it was not listed
-    timed_rules: str  # the rules those minutes add up
+    rules: tuple[str, ...]  # the rules whose jobs it runs (their job-minutes add up)
 
 
 EXPERIMENTS = (
     Experiment(
         "E1", "Concurrent appenders", ("concurrent-appenders/",),
         "N threads append 4 KiB records with fsync to their own files on a fresh ext4 or F2FS",
-        6.3, "concurrent_appenders",
+        ("concurrent_appenders",),
     ),
     Experiment(
         "E2", "AutoAge", ("autoage/",),
         "the eleven app scenarios of TMC Table 3 replayed day after day on one image",
-        6.2, "autoage_replay",
+        ("autoage_replay",),
     ),
     Experiment(
         "E3", "Fill/delete aging", ("filldelete/",),
         "a disk filled with large and small files, thinned to each utilization level, then "
-        "an app's scenario", 18.9, "filldelete_replay 13.4, filldelete_fill 5.5",
+        "an app's scenario",
+        ("filldelete_fill", "filldelete_replay"),
     ),
     Experiment(
         "E4", "Capacity", ("capacity/",),
-        "every scenario on pristine disks of two sizes", 4.3, "capacity_replay",
+        "every scenario on pristine disks of two sizes",
+        ("capacity_replay",),
     ),
     Experiment(
         "E5", "Scan", ("scan/",),
-        "one file laid out at a chosen DoF through holes, read cold under blktrace", 13.5,
-        "scan_run",
+        "one file laid out at a chosen DoF through holes, read cold under blktrace",
+        ("scan_run",),
     ),
     Experiment(
         "E6", "Dispersed I/O", ("dispersed/",),
         "fio's random 4 KiB writes and reads over regions of growing size, replayed through "
-        "ftl-sim", 9.0, "dispersed_run",
+        "ftl-sim",
+        ("dispersed_run",),
     ),
     Experiment(
         "E7", "User-perceived latencies", ("user-latency/",),
-        "launch, install and SQLite scans on the No / Moderate / Severe images", None, "",
+        "launch, install and SQLite scans on the No / Moderate / Severe images",
+        ("user_latency_age", "user_latency_run"),
     ),
     Experiment(
         "E8", "Treatments", ("treat/prealloc/", "treat/journal/", "treat/sqlite-prealloc/",
                              "treat/e4defrag/"),
-        "preallocation, a persistent journal, e4defrag and janusdL", 21.6,
-        "treat_prealloc 7.9, treat_sqlite_prealloc 7.3, treat_journal 4.0, "
-        "treat_e4defrag 2.4",
+        "preallocation, a persistent journal, e4defrag and janusdL",
+        ("treat_age", "treat_prealloc", "treat_sqlite_prealloc", "treat_journal",
+         "treat_e4defrag"),
     ),
     Experiment(
         "E9", "janusd", ("janusd/", "treat/janusd/"),
         "recurring defragmentation under AutoAge, janusdL's remapping and its throughput "
-        "model", 6.7, "janusd_recurring",
+        "model",
+        ("janusd_recurring_age", "janusd_recurring", "janusd_recurring_replays",
+         "janusd_replay", "janusd_e4defrag_csv", "janusd_throughput"),
     ),
     Experiment(
         "E10", "ARS file selection", ("ars/selection/",),
-        "five classifiers trained on Mobibench's traces and the files' measured DoF", None,
-        "",
+        "five classifiers trained on Mobibench's traces and the files' measured DoF",
+        ("ars_selection_replay",),
     ),
     Experiment(
         "E11", "ARS kernel patch", ("ars/motivation.csv", "ars/blocksize.csv"),
         "a continuous against a concurrently written file, and random writes by block size, "
-        "per F2FS scheme", 12.7, "ars_blocksize 7.5, ars_motivation 5.2",
+        "per F2FS scheme",
+        ("ars_motivation", "ars_blocksize", "ars_table"),
     ),
     Experiment(
         "E12", "ARS evaluation", ("ars/eval/",),
-        "the fragmentation benchmark, SQLite and the app traces per F2FS scheme", 36.3,
-        "ars_eval_fragbench 27.1, ars_eval_apps 4.8, ars_eval_sqlite 4.4",
+        "the fragmentation benchmark, SQLite and the app traces per F2FS scheme",
+        ("ars_eval_fragbench", "ars_eval_apps", "ars_eval_sqlite", "ars_eval_table"),
     ),
     Experiment(
         "E13", "Ext4 tuning", ("ext4tune/",),
-        "IOzone, Postmark and FFSB (filebench) on each ext4 setting", 31.8, "ext4tune_bench",
+        "IOzone, Postmark and FFSB (filebench) on each ext4 setting",
+        ("ext4tune_bench", "ext4tune_tables"),
     ),
     Experiment(
         "E14", "FlashSim cross-check", ("flashsim/",),
         "a sample of the block traces through FlashSim and ftl-sim (`make flashsim-diff`)",
-        None, "",
+        ("flashsim_diff",),
     ),
 )  # fmt: skip
 
@@ -200,13 +201,53 @@ def experiments_of(claims: list[dict]) -> list[Experiment]:
     return [e for e in EXPERIMENTS if e.key in keys]
 
 
-def minutes_text(experiments: list[Experiment]) -> str:
-    timed = [e for e in experiments if e.minutes is not None]
-    untimed = [e.key for e in experiments if e.minutes is None]
-    text = f"{sum(e.minutes for e in timed):.1f} job-min" if timed else "not timed"
+def experiment_minutes(e: Experiment, times: JobTimes | None) -> float | None:
+    """The job-minutes of an experiment's rules in the reference run, None where the
+    run's table lists none of them."""
+    mine = [times.minutes[rule] for rule in e.rules if times and rule in times.minutes]
+    return sum(mine) if mine else None
+
+
+def minutes_text(experiments: list[Experiment], times: JobTimes | None) -> str:
+    minutes = {e.key: experiment_minutes(e, times) for e in experiments}
+    timed = [m for m in minutes.values() if m is not None]
+    untimed = [key for key, m in minutes.items() if m is None]
+    text = f"{sum(timed):.1f} job-min" if timed else "not timed"
     if timed and untimed:
         text += f" (+ {', '.join(untimed)}, not timed on its own)"
     return text
+
+
+def rules_text(e: Experiment, times: JobTimes | None) -> str:
+    total = experiment_minutes(e, times)
+    if total is None:
+        return "—"
+    parts = [f"{rule} {times.minutes[rule]:.1f}" for rule in e.rules if rule in times.minutes]
+    return f"{total:.1f} ({', '.join(parts)})"
+
+
+def timed_run(times: JobTimes | None) -> str:
+    """The run the times come from, as the page names it."""
+    if times is None:
+        return "no reference run's job times (docs/reference/ holds none)"
+    meta = times.meta
+    return (
+        f"the reference run ({meta.get('device', '?')}/{meta.get('scale', '?')}, commit "
+        f"{meta.get('commit', '?')[:7]}, run {meta.get('run_date', '?')[:10]}; "
+        f"`{times.path.name}`): {times.total:.1f} job-minutes over {times.jobs} "
+        "benchmarked jobs, two busy guests at a time on 2 cores"
+    )
+
+
+def other_rules_text(times: JobTimes | None) -> str:
+    """The job-minutes of the rules no experiment lists (the model stage, figures...)."""
+    if times is None:
+        return "not timed"
+    listed = {rule for e in EXPERIMENTS for rule in e.rules}
+    rest = {rule: m for rule, m in times.minutes.items() if rule not in listed}
+    top = sorted(rest.items(), key=lambda item: -item[1])[:2]
+    named = ", ".join(f"{rule} {m:.1f}" for rule, m in top)
+    return f"{sum(rest.values()):.1f} job-min ({named}, …)" if rest else "none"
 
 
 def figures_of(claims: list[dict]) -> list[str]:
@@ -268,6 +309,7 @@ def page(
     registry: dict,
     references: list[reference.Table],
     sources: str,
+    times: JobTimes | None = None,
     repo: Path = REPO,
 ) -> str:
     """The artifact appendix, its header naming `sources`."""
@@ -285,11 +327,12 @@ def page(
         workloads=as_prose(WORKLOADS),
         platform_runs=as_prose(PLATFORM_RUNS, platform="<key>"),
         outside_inputs=[outside_input_row(item) for item in OUTSIDE_INPUTS],
-        timed_run=TIMED_RUN,
-        majors=[major_claim_row(claims, major) for major in MAJOR_CLAIMS],
+        timed_run=timed_run(times),
+        other_rules=other_rules_text(times),
+        majors=[major_claim_row(claims, major, times) for major in MAJOR_CLAIMS],
         checks=[(name, [c["id"] for c in members]) for name, members in checks.items()],
         major_members=[(m.key, [c["id"] for c in claims if selected(c, m)]) for m in MAJOR_CLAIMS],
-        experiments=[experiment_row(claims, registry, e) for e in EXPERIMENTS],
+        experiments=[experiment_row(claims, registry, e, times) for e in EXPERIMENTS],
         references=[reference_entry(claims, table) for table in references],
     )
 
@@ -299,7 +342,9 @@ def outside_input_row(item) -> tuple[str, ...]:
     return item.name, item.licence, carried, f"`{item.pins}`"
 
 
-def major_claim_row(claims: list[dict], major: MajorClaim) -> tuple[str, ...]:
+def major_claim_row(
+    claims: list[dict], major: MajorClaim, times: JobTimes | None
+) -> tuple[str, ...]:
     members = [c for c in claims if selected(c, major)]
     counted = [c for c in members if c.get("kind", EVIDENCE) == EVIDENCE]
     experiments = experiments_of(members)
@@ -309,11 +354,13 @@ def major_claim_row(claims: list[dict], major: MajorClaim) -> tuple[str, ...]:
         f"{len(members)} ({len(counted)})",
         ", ".join(e.key for e in experiments),
         links(figures_of(members), "figures.md"),
-        minutes_text(experiments),
+        minutes_text(experiments, times),
     )
 
 
-def experiment_row(claims: list[dict], registry: dict, e: Experiment) -> tuple[str, ...]:
+def experiment_row(
+    claims: list[dict], registry: dict, e: Experiment, times: JobTimes | None
+) -> tuple[str, ...]:
     members = [c for c in claims if any(experiment_of(t) == e for t in claim_tables(c))]
     counted = [c for c in members if c.get("kind", EVIDENCE) == EVIDENCE]
     stems = [
@@ -327,7 +374,7 @@ def experiment_row(claims: list[dict], registry: dict, e: Experiment) -> tuple[s
         ", ".join(f"`{t}`" for t in e.tables),
         links(stems, "figures.md") or "—",
         f"{len(members)} ({len(counted)})",
-        f"{e.minutes:g} ({e.timed_rules})" if e.minutes is not None else "—",
+        rules_text(e, times),
     )
 
 

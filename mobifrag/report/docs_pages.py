@@ -33,7 +33,7 @@ from pathlib import Path
 import yaml
 
 from mobifrag import REPO
-from mobifrag.report import ae_appendix, reference
+from mobifrag.report import ae_appendix, job_times, reference
 from mobifrag.report.claims import ClaimsError, describe_band, load_checks, load_claims
 from mobifrag.report.page_templates import cell, links, render
 from mobifrag.report.verdict import VERDICTS, band
@@ -356,7 +356,8 @@ def pages(
     sources = "`config/claims.yaml` and `paper-figures/registry.yaml`"
     try:
         tables = reference_tables(references)
-    except reference.ReferenceError as error:
+        times = reference_job_times(tables)
+    except (reference.ReferenceError, job_times.BenchmarkError) as error:
         raise ClaimsError(str(error)) from None
     ae_sources = (
         f"{sources}, `docs/reference/`, `devices/`, `config/config.yaml`, `config/experiments/`, "
@@ -365,7 +366,9 @@ def pages(
     return {
         "appendix.md": appendix(claims, checks, sources),
         "figures.md": figures_page(registry, claims, sources),
-        "artifact-appendix.md": ae_appendix.page(claims, checks, registry, tables, ae_sources),
+        "artifact-appendix.md": ae_appendix.page(
+            claims, checks, registry, tables, ae_sources, times
+        ),
     }
 
 
@@ -396,6 +399,16 @@ README_MARK = "<!-- reference-verdicts:"
 def reference_tables(folder: Path = reference.REFERENCES) -> list[reference.Table]:
     """Every committed reference (docs/reference/<device>-<scale>.csv), by name."""
     return [reference.read_table(path) for path in sorted(Path(folder).glob("*.csv"))]
+
+
+def reference_job_times(tables: list[reference.Table]) -> job_times.JobTimes | None:
+    """The job times beside the default device's quick reference, where it has them."""
+    device = ae_appendix.repo_facts()["default_device"]
+    for table in tables:
+        if table.meta.get("device") == device and table.meta.get("scale") == "quick":
+            path = reference.job_times_path(table.path)
+            return job_times.read_table(path) if path.is_file() else None
+    return None
 
 
 def reference_row(ref: reference.Table, count: dict[str, int], shown: list[str]) -> tuple:

@@ -14,6 +14,11 @@ the longest job's minutes, the peak resident MB, the longest job's benchmark fil
 longest total first, and the job-minutes of all of them. A job rerun overwrites its
 file, so the table counts each job's last run.
 
+With --out FILE the table is also written as a TSV (rule, jobs, job_min, longest_min,
+max_rss_mb) after comment lines naming the run; `reference write` keeps one beside a
+reference run's verdicts (docs/reference/<device>-<scale>-job-times.tsv), and the
+artifact appendix takes its experiments' times from it.
+
 With --eta DRYRUN (a file, or - for stdin, holding a `snakemake -n` run's output), it
 instead estimates what that run has left: each rule's jobs in the dry run's "Job stats"
 table times the rule's mean job seconds in the benchmark files, in job-minutes and, over
@@ -25,12 +30,14 @@ from __future__ import annotations
 
 import argparse
 import csv
+import math
 import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 from mobifrag.workflow import stages
+from mobifrag.workflow.atomic import write_lines_atomic
 
 # A rule's name is a Python identifier; the file name goes on with "-" or ".".
 RULE = re.compile(r"\w+")
@@ -38,6 +45,23 @@ RULE = re.compile(r"\w+")
 
 class BenchmarkError(ValueError):
     """A benchmark file that is not a Snakemake benchmark TSV."""
+
+
+TABLE_COLUMNS = ("rule", "jobs", "job_min", "longest_min", "max_rss_mb")
+
+
+@dataclass(frozen=True)
+class JobTimes:
+    """A written job-times table: its comment lines' facts and job-minutes per rule."""
+
+    path: Path
+    meta: dict[str, str]
+    minutes: dict[str, float]
+    jobs: int
+
+    @property
+    def total(self) -> float:
+        return sum(self.minutes.values())
 
 
 @dataclass
@@ -127,6 +151,51 @@ def rule_rows(jobs: list[Job]) -> list[tuple[str, int, float, float, float | Non
     return sorted(rows, key=lambda row: (-row[2], row[0]))
 
 
+def write_table(path: Path, jobs: list[Job], meta: dict[str, str]) -> Path:
+    """The rule table as a TSV after `# key: value` lines, written whole or not at all."""
+    lines = [f"# {key}: {value}" for key, value in meta.items()]
+    lines.append("\t".join(TABLE_COLUMNS))
+    for rule, count, total, longest, rss, _ in rule_rows(jobs):
+        peak = "NA" if rss is None else f"{rss:.0f}"
+        lines.append(f"{rule}\t{count}\t{total:.2f}\t{longest:.2f}\t{peak}")
+    write_lines_atomic(path, lines)
+    return Path(path)
+
+
+def read_table(path: Path) -> JobTimes:
+    """A table `write_table` wrote; a damaged one is refused naming the file and line."""
+    meta: dict[str, str] = {}
+    minutes: dict[str, float] = {}
+    jobs = 0
+    header = None
+    for line_no, line in enumerate(Path(path).read_text().splitlines(), 1):
+        if line.startswith("#"):
+            key, colon, value = line[1:].partition(":")
+            if colon:
+                meta[key.strip()] = value.strip()
+            continue
+        fields = line.split("\t")
+        where = f"{path}:{line_no}"
+        if header is None:
+            if tuple(fields) != TABLE_COLUMNS:
+                raise BenchmarkError(f"{where}: expected the columns {', '.join(TABLE_COLUMNS)}")
+            header = fields
+            continue
+        if len(fields) != len(TABLE_COLUMNS):
+            raise BenchmarkError(f"{where}: {len(fields)} fields, expected {len(TABLE_COLUMNS)}")
+        try:
+            count, job_min = int(fields[1]), float(fields[2])
+        except ValueError:
+            raise BenchmarkError(f"{where}: jobs or job_min is not a number") from None
+        if count < 0 or not math.isfinite(job_min) or job_min < 0:
+            raise BenchmarkError(f"{where}: jobs or job_min is negative or not finite")
+        minutes[fields[0]] = job_min
+        jobs += count
+    if header is None:
+        raise BenchmarkError(f"{path}: no table below the comment lines")
+    return JobTimes(Path(path), meta, minutes, jobs)
+
+
 def planned_jobs(dry_run: str) -> dict[str, int]:
     """Rule → job count from the "Job stats" table of a `snakemake -n` run."""
     jobs: dict[str, int] = {}
@@ -183,6 +252,7 @@ def main(argv: list[str] | None = None) -> int:
         "--eta", metavar="DRYRUN", help="a `snakemake -n` output (- for stdin): time it has left"
     )
     parser.add_argument("--cores", type=int, default=2, help="cores of the run (--eta)")
+    parser.add_argument("--out", type=Path, help="also write the rule table to this TSV")
     args = parser.parse_args(argv)
     if args.scale.endswith(".log") or Path(args.scale).is_file():
         print(
@@ -222,6 +292,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{rule}\t{count}\t{total:.1f}\t{longest:.1f}\t{peak}\t{path}")
     total = sum(job.seconds for job in jobs) / 60
     print(f"# all {len(jobs)} jobs of {len(folders)} stage folders: {total:.1f} job-min")
+    if args.out:
+        meta = {"scale": args.scale, "device": args.device or "every device"}
+        print(f"job_times: wrote {write_table(args.out, jobs, meta)}", file=sys.stderr)
     return 0
 
 

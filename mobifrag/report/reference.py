@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from mobifrag import REPO
+from mobifrag.report import job_times
 from mobifrag.report.markdown import markdown_table
 from mobifrag.report.stability import StabilityError, value_text
 from mobifrag.report.verdict import VERDICTS
@@ -172,6 +173,30 @@ def write_reference(
     return target
 
 
+def job_times_path(reference_file: Path) -> Path:
+    """Where a reference's job times lie: beside its verdicts."""
+    meta = read_table(reference_file).meta
+    return Path(reference_file).with_name(
+        stages.REFERENCE_JOB_TIMES.format(device=meta["device"], scale=meta["scale"])
+    )
+
+
+def write_job_times(claims_csv: Path, reference_file: Path) -> Path | None:
+    """The job-minutes per rule of the run whose claims.csv became `reference_file`, from
+    its benchmark files (every platform's runs at its scale, its device's model stage);
+    None where the run left none (a claims.csv copied out of its results tree)."""
+    meta = read_table(reference_file).meta
+    above = Path(claims_csv).resolve().parents  # results/<device>/<scale>/claims.csv
+    if len(above) < 3:
+        return None
+    folders = job_times.stage_folders(above[2], meta["scale"], device=meta["device"])
+    jobs = job_times.collect(folders)
+    if not jobs:
+        return None
+    facts = {key: meta[key] for key in HEADER_KEYS if key in meta and key != "source"}
+    return job_times.write_table(job_times_path(reference_file), jobs, facts)
+
+
 def display(path: Path) -> str:
     """A path relative to the repository where it lies inside it."""
     try:
@@ -310,9 +335,12 @@ def main(argv: list[str] | None = None) -> int:
                 allow_unfinished=args.allow_unfinished,
             )
             print(f"reference: wrote {display(target)}", file=sys.stderr)
+            times = write_job_times(args.source, target)
+            said = display(times) if times else "nothing (no benchmark files beside the run)"
+            print(f"reference: job times: {said}", file=sys.stderr)
             return 0
         ref, run, rows = compare(args.run, args.reference)
-    except (ReferenceError, StabilityError) as error:
+    except (ReferenceError, StabilityError, job_times.BenchmarkError) as error:
         print(f"reference: {error}", file=sys.stderr)
         return 2
     text = report(ref, run, rows)

@@ -30,6 +30,8 @@ GUEST_JOB_BASE = f"{ROOT}/.guest-job/{{platform}}/{{scale}}/never-requested"
 # A run's committed reference verdicts (mobifrag/report/reference.py).
 REFERENCES = "docs/reference"
 REFERENCE = "{device}-{scale}.csv"
+# The same run's job-minutes per rule (mobifrag/report/job_times.py), beside its verdicts.
+REFERENCE_JOB_TIMES = "{device}-{scale}-job-times.tsv"
 
 # A platform key: type, architecture and a hash of what defines the platform.
 PLATFORM_KEY_PATTERN = r"[a-z]+-[a-z0-9_]+-[0-9a-f]{10}"

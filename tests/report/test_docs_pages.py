@@ -5,7 +5,7 @@ import re
 import pytest
 
 from conftest import REPO, squeezed
-from mobifrag.report import ae_appendix, docs_pages
+from mobifrag.report import ae_appendix, docs_pages, job_times
 from mobifrag.report.claims import load_claims
 
 CLAIMS = REPO / "config" / "claims.yaml"
@@ -209,3 +209,33 @@ def test_the_appendix_counts_the_reference_verdicts_per_major_claim(tmp_path):
     assert "| C1 | 1 | 1 reproduced |" in text and "| C3 | 1 | 1 not reproduced |" in text
     assert "| C6 | 0 | none |" in text
     assert "No reference run is committed yet" not in text
+
+
+def test_every_experiments_rules_are_rules_of_the_workflow():
+    defined = re.compile(r"^(?:rule (\w+):|use rule \w+ as (\w+) with:)", re.M)
+    rules = {
+        name
+        for path in (REPO / "rules").rglob("*.smk")
+        for match in defined.finditer(path.read_text())
+        for name in match.groups()
+        if name
+    }
+    for experiment in ae_appendix.EXPERIMENTS:
+        assert set(experiment.rules) <= rules, (experiment.key, set(experiment.rules) - rules)
+
+
+def test_the_appendix_times_each_experiment_from_the_reference_job_times(tmp_path):
+    path = tmp_path / "emulator-emmc-quick-job-times.tsv"
+    path.write_text(
+        "# commit: 0123456789abcdef\n# run_date: 2026-12-04T10:00:00+00:00\n"
+        "rule\tjobs\tjob_min\tlongest_min\tmax_rss_mb\n"
+        "scan_run\t6\t3.8\t0.8\t370\nftl_replay_phase\t400\t2.9\t0.1\t86\n"
+    )
+    times = job_times.read_table(path)
+    scan = next(e for e in ae_appendix.EXPERIMENTS if e.rules == ("scan_run",))
+    assert ae_appendix.rules_text(scan, times) == "3.8 (scan_run 3.8)"
+    assert ae_appendix.minutes_text([scan], times) == "3.8 job-min"
+    autoage = next(e for e in ae_appendix.EXPERIMENTS if "autoage_replay" in e.rules)
+    assert ae_appendix.rules_text(autoage, times) == "—"
+    assert "commit 0123456, run 2026-12-04" in ae_appendix.timed_run(times)
+    assert ae_appendix.other_rules_text(times).startswith("2.9 job-min (ftl_replay_phase 2.9")

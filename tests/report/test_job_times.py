@@ -123,3 +123,29 @@ def test_a_run_log_points_to_the_new_usage(tmp_path, capsys):
     log.write_text("Building DAG of jobs...\n")
     assert job_times.main([str(log)]) == 2
     assert "python -m mobifrag.report.job_times <scale>" in capsys.readouterr().err
+
+
+def test_a_written_table_reads_back_with_its_run(results, tmp_path):
+    jobs = job_times.collect(job_times.stage_folders(results, "quick"))
+    path = job_times.write_table(tmp_path / "t.tsv", jobs, {"commit": "abc", "scale": "quick"})
+    times = job_times.read_table(path)
+    assert times.meta == {"commit": "abc", "scale": "quick"}
+    assert times.minutes["concurrent_appenders"] == 7.0 and times.jobs == len(jobs)
+    assert times.total == pytest.approx(sum(job.seconds for job in jobs) / 60, abs=0.05)
+
+
+@pytest.mark.parametrize(
+    ("body", "says"),
+    [
+        ("rule\tjobs\n", ":2: expected the columns"),
+        ("rule\tjobs\tjob_min\tlongest_min\tmax_rss_mb\nscan_run\t2\tnan\t1\t3\n", ":3: jobs or"),
+        ("rule\tjobs\tjob_min\tlongest_min\tmax_rss_mb\nscan_run\tx\t1\t1\t3\n", ":3: jobs or"),
+        ("rule\tjobs\tjob_min\tlongest_min\tmax_rss_mb\nscan_run\t2\t1\n", ":3: 3 fields"),
+        ("# commit: abc\n", "no table"),
+    ],
+)
+def test_a_damaged_table_is_refused_with_its_line(tmp_path, body, says):
+    path = tmp_path / "t.tsv"
+    path.write_text("# scale: quick\n" + body)
+    with pytest.raises(job_times.BenchmarkError, match=says):
+        job_times.read_table(path)

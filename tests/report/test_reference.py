@@ -8,7 +8,7 @@ import subprocess
 import pytest
 
 from conftest import REPO, squeezed
-from mobifrag.report import reference
+from mobifrag.report import job_times, reference
 from mobifrag.report.claims import CSV_COLUMNS
 
 COMMIT = "0123456789abcdef0123456789abcdef01234567"
@@ -152,3 +152,25 @@ def test_make_compare_runs_the_comparison(tmp_path):
             ["make", "-n", "compare"], cwd=REPO, capture_output=True, text=True
         ).stdout
     )
+
+
+def test_write_keeps_the_runs_job_times_beside_its_verdicts(tmp_path, capsys):
+    run = run_folder(tmp_path / "ref", REFERENCE_ROWS)
+    platform = tmp_path / "ref" / "results" / "platform" / "qemu-x86_64-0123456789" / "quick"
+    (platform / "benchmarks").mkdir(parents=True)
+    (platform / "benchmarks" / "scan_run-ext4-rep-1.tsv").write_text("s\tmax_rss\n90.0\t300\n")
+    (platform / "benchmarks" / "scan_run-ext4-rep-2.tsv").write_text("s\tmax_rss\n30.0\t-\n")
+    out = tmp_path / "refs" / "emulator-emmc-quick.csv"
+    argv = ["write", "--from", str(run / "claims.csv"), "--out", str(out)]
+    assert reference.main(argv) == 0
+    times = job_times.read_table(tmp_path / "refs" / "emulator-emmc-quick-job-times.tsv")
+    assert times.minutes == {"scan_run": 2.0} and times.jobs == 2
+    assert times.meta["commit"] == COMMIT and times.meta["device"] == "emulator-emmc"
+    assert "job times: " in capsys.readouterr().err
+
+
+def test_a_run_without_benchmark_files_gets_no_job_times(tmp_path):
+    run = run_folder(tmp_path / "ref", REFERENCE_ROWS)
+    out = reference.write_reference(run / "claims.csv", folder=tmp_path)
+    assert reference.write_job_times(run / "claims.csv", out) is None
+    assert not reference.job_times_path(out).exists()
