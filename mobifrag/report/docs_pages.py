@@ -10,9 +10,10 @@ the band of measured values that reproduces it (with the `band:` text saying how
 band derives from the paper's number), the regime it needs, its source in the paper and,
 where one was measured, the time its experiment took on 2 cores. docs/figures.md lists
 every figure of paper-figures/registry.yaml with its caption, its tables and the claims
-judged on it. Both are written from those two files and, for the appendix's times, from
-docs/measurements.md; docs/artifact-appendix.md also reads the reference runs
-(docs/reference/) and the repository's setup files, and README's verdict counts come from
+judged on it. Both are written from those two files, the claims' times from the
+reference run's job times (docs/reference/) and the checks' from docs/measurements.md;
+docs/artifact-appendix.md also reads the reference runs' verdicts and the repository's
+setup files, and README's verdict counts come from
 the reference runs (`make docs`). tests/report/test_docs_pages.py fails when the committed pages
 differ from what this writes.
 
@@ -35,6 +36,7 @@ import yaml
 from mobifrag import REPO
 from mobifrag.report import ae_appendix, job_times, reference
 from mobifrag.report.claims import ClaimsError, describe_band, load_checks, load_claims
+from mobifrag.report.job_times import JobTimes
 from mobifrag.report.page_templates import cell, links, render
 from mobifrag.report.verdict import VERDICTS, band
 from mobifrag.workflow.figure_registry import read_registry
@@ -75,51 +77,17 @@ PAPERS = {
 }
 OTHER = ("Other claims", "")
 
-# Time on 2 cores: the job-minutes each experiment took at the quick scale, the times of
-# the checks and the note that dates them are measurements, kept in docs/measurements.md
-# ("The appendix's times"); here only which experiment makes which result table (a
-# folder key ends in /). A table whose experiment has no measured row gets no time. The
-# ARS evaluation's tables come from three jobs: which one, for a table they share, says
-# the measure's `job`.
+# The checks' times on 2 cores and nothing else are measurements kept in
+# docs/measurements.md ("The appendix's times"); a claim's time is its experiment's
+# job-minutes in the reference run's job times (mobifrag/report/ae_appendix.py).
 MEASUREMENTS = REPO / "docs" / "measurements.md"
 TIMES_SECTION = "## The appendix's times"
-ARS_EVAL_JOBS = {
-    "fragbench": "ARS fragmentation benchmark",
-    "apps": "ARS app traces",
-    "sqlite": "ARS SQLite",
-}
-TABLE_EXPERIMENTS = {
-    "ars/eval/throughput.csv": ARS_EVAL_JOBS["fragbench"],
-    "ars/eval/extents.csv": ARS_EVAL_JOBS["fragbench"],
-    "ars/eval/freespace.csv": ARS_EVAL_JOBS["fragbench"],
-    "ars/eval/gc.csv": ARS_EVAL_JOBS["fragbench"],
-    "ars/eval/fragbench.csv": ARS_EVAL_JOBS["fragbench"],
-    "ars/eval/apps.csv": ARS_EVAL_JOBS["apps"],
-    "ars/eval/sqlite.csv": ARS_EVAL_JOBS["sqlite"],
-    "ars/motivation.csv": "ARS Figs. 1-2",
-    "ars/blocksize.csv": "ARS Figs. 1-2",
-    "autoage/": "AutoAge",
-    "capacity/": "capacity",
-    "concurrent-appenders/": "concurrent appenders",
-    "dispersed/": "dispersed I/O",
-    "ext4tune/": "ext4 tuning",
-    "filldelete/": "fill/delete",
-    "janusd/recurring/": "janusd recurring defragmentation",
-    "scan/": "scan",
-    "treat/journal/": "persistent journal",
-    "treat/prealloc/": "preallocation appenders",
-    "treat/sqlite-prealloc/": "SQLite preallocation scenarios",
-    "user-latency/": "user latency",
-}
-SHARED_TABLES = {"ars/eval/create.csv": ARS_EVAL_JOBS}
 
 
 @dataclass(frozen=True)
 class Times:
-    """The appendix's measured times: its note, job-minutes per experiment, per check."""
+    """The appendix's measured times of the checks."""
 
-    note: str
-    experiments: dict[str, str]
     checks: dict[str, str]
 
 
@@ -156,19 +124,14 @@ def markdown_tables(lines: list[str]) -> dict[str, dict[str, str]]:
 
 @lru_cache(maxsize=4)
 def measured_times(path: Path = MEASUREMENTS) -> Times:
-    """The appendix's times as docs/measurements.md records them; errors name the file."""
+    """The checks' times as docs/measurements.md records them; errors name the file."""
     try:
-        lines = section_lines(path.read_text(), TIMES_SECTION)
-        note = " ".join(line[2:].strip() for line in lines if line.startswith("> "))
-        tables = markdown_tables(lines)
-        if not note:
-            raise ClaimsError(f"'{TIMES_SECTION}': no quoted note")
-        for key in ("experiment", "check"):
-            if key not in tables:
-                raise ClaimsError(f"'{TIMES_SECTION}': no table headed '{key}'")
+        tables = markdown_tables(section_lines(path.read_text(), TIMES_SECTION))
+        if "check" not in tables:
+            raise ClaimsError(f"'{TIMES_SECTION}': no table headed 'check'")
     except ClaimsError as error:
         raise ClaimsError(f"{path}: {error}") from None
-    return Times(note, tables["experiment"], tables["check"])
+    return Times(tables["check"])
 
 
 def paper_of(name: str) -> str:
@@ -199,26 +162,17 @@ def tables(claim: dict) -> list[str]:
     return seen
 
 
-def experiment_of(measure: dict) -> str:
-    """The experiment whose job makes the measure's table, or ""."""
-    table = measure["table"]
-    if table in SHARED_TABLES:
-        job = str(measure.get("where", {}).get("job", ""))
-        return SHARED_TABLES[table].get(job, "")
-    keys = [k for k in TABLE_EXPERIMENTS if table == k or (k.endswith("/") and table.startswith(k))]
-    return TABLE_EXPERIMENTS[max(keys, key=len)] if keys else ""
+def time_of(measure: dict, job_times_: JobTimes | None) -> str:
+    """The job-minutes of the experiment that makes the measure's table, or ""."""
+    e = ae_appendix.experiment_of(measure["table"])
+    minutes = ae_appendix.experiment_minutes(e, job_times_) if e else None
+    return "" if minutes is None else f"{e.key} {e.name} {minutes:.1f}"
 
 
-def time_of(measure: dict) -> str:
-    experiment = experiment_of(measure)
-    minutes = measured_times().experiments.get(experiment)
-    return f"{experiment} {minutes}" if minutes else ""
-
-
-def times(claim: dict) -> str:
+def times(claim: dict, job_times_: JobTimes | None) -> str:
     found: list[str] = []
     for measure in measures(claim):
-        text = time_of(measure)
+        text = time_of(measure, job_times_)
         if text and text not in found:
             found.append(text)
     return "; ".join(f"{t} job-min" for t in found)
@@ -266,40 +220,46 @@ def check_rows(checks: dict[str, list[dict]]) -> list[tuple[str, ...]]:
     ]
 
 
-def claim_row(c: dict) -> tuple[str, ...]:
+def claim_row(c: dict, job_times_: JobTimes | None) -> tuple[str, ...]:
     return (
         links([c["id"]]),
         links([c["figure"]], "figures.md"),
         c["basis"],
         cell(describe(c)),
-        cell(times(c)),
+        cell(times(c, job_times_)),
     )
 
 
-def claim_entry(c: dict) -> dict:
+def claim_entry(c: dict, job_times_: JobTimes | None) -> dict:
     """A claim and what the catalogue shows of it beyond its own fields."""
     return {
         "claim": c,
         "figure_command": figure_command(c["figure"]),
         "tables": table_commands(tables(c)),
         "band": describe(c),
-        "time": times(c),
+        "time": times(c, job_times_),
     }
 
 
-def catalogue_part(key: str, members: list[dict]) -> dict:
+def catalogue_part(key: str, members: list[dict], job_times_: JobTimes | None) -> dict:
     """One paper's part of the catalogue: its title and reference, its claims."""
     title, reference = paper_title(key)
     return {
         "title": title,
         "reference": reference,
-        "rows": [claim_row(c) for c in members],
-        "entries": [claim_entry(c) for c in members],
+        "rows": [claim_row(c, job_times_) for c in members],
+        "entries": [claim_entry(c, job_times_) for c in members],
     }
 
 
-def appendix(claims: list[dict], checks: dict[str, list[dict]], sources: str) -> str:
-    papers = [catalogue_part(*group) for group in grouped(claims, lambda c: c["id"])]
+def appendix(
+    claims: list[dict],
+    checks: dict[str, list[dict]],
+    sources: str,
+    job_times_: JobTimes | None = None,
+) -> str:
+    groups = grouped(claims, lambda c: c["id"])
+    papers = [catalogue_part(key, members, job_times_) for key, members in groups]
     return render(
         "appendix.md.j2",
         sources=sources,
@@ -307,7 +267,7 @@ def appendix(claims: list[dict], checks: dict[str, list[dict]], sources: str) ->
         device=DEVICE,
         scale=SCALE,
         results=DEFAULT_RESULTS,
-        note=measured_times().note,
+        timed_run=ae_appendix.timed_run(job_times_),
         checks=check_rows(checks),
         papers=papers,
     )
@@ -364,7 +324,7 @@ def pages(
         "`bootstrap/debian-packages.txt`, `requirements.lock` and `mobifrag/release.py`"
     )
     return {
-        "appendix.md": appendix(claims, checks, sources),
+        "appendix.md": appendix(claims, checks, sources, times),
         "figures.md": figures_page(registry, claims, sources),
         "artifact-appendix.md": ae_appendix.page(
             claims, checks, registry, tables, ae_sources, times

@@ -70,35 +70,40 @@ def claim(**measure):
     return {"id": "x", "measure": {"table": "t.csv", "column": "c", **measure}}
 
 
-def test_time_of_a_shared_table_follows_its_job():
-    fragbench = claim(table="ars/eval/create.csv", where={"job": "fragbench"})
-    sqlite = claim(table="ars/eval/create.csv", where={"job": "sqlite"})
-    assert "fragmentation benchmark" in docs_pages.times(fragbench)
-    assert "SQLite" in docs_pages.times(sqlite)
+JOB_TIMES = (
+    "# commit: 0123456789abcdef\n"
+    "rule\tjobs\tjob_min\tlongest_min\tmax_rss_mb\n"
+    "scan_run\t6\t3.8\t0.8\t370\nars_eval_sqlite\t4\t1.4\t0.6\t481\n"
+)
 
 
-def test_no_time_is_made_up_for_an_untimed_table():
-    assert docs_pages.times(claim(table="ars/selection/table1.csv")) == ""
-    assert docs_pages.times(claim(table="treat/e4defrag/dof.csv")) == ""
+def test_a_claims_time_is_its_experiments_job_minutes_in_the_reference(tmp_path):
+    (tmp_path / "t.tsv").write_text(JOB_TIMES)
+    times = job_times.read_table(tmp_path / "t.tsv")
+    assert docs_pages.times(claim(table="scan/scan.csv"), times) == "E5 Scan 3.8 job-min"
+    shared = claim(table="ars/eval/create.csv", where={"job": "sqlite"})
+    assert docs_pages.times(shared, times) == "E12 ARS evaluation 1.4 job-min"
 
 
-def test_every_timed_experiment_and_check_has_its_row_in_the_measurements():
+def test_no_time_is_made_up_for_an_untimed_table(tmp_path):
+    (tmp_path / "t.tsv").write_text(JOB_TIMES)
+    times = job_times.read_table(tmp_path / "t.tsv")
+    assert docs_pages.times(claim(table="ars/selection/table1.csv"), times) == ""
+    assert docs_pages.times(claim(table="treat/e4defrag/dof.csv"), times) == ""
+    assert docs_pages.times(claim(table="scan/scan.csv"), None) == ""
+
+
+def test_every_check_has_its_row_in_the_measurements():
     times = docs_pages.measured_times()
-    named = set(docs_pages.TABLE_EXPERIMENTS.values()) | set(docs_pages.ARS_EVAL_JOBS.values())
-    assert set(times.experiments) == named
     assert set(times.checks) == set(docs_pages.load_checks(CLAIMS))
-    assert (
-        docs_pages.times(claim(table="scan/scan.csv"))
-        == f"scan {times.experiments['scan']} job-min"
-    )
 
 
 def test_measured_times_without_their_section_or_table_name_the_file(tmp_path):
     path = tmp_path / "measurements.md"
-    path.write_text("# Measurements\n\n## Other\n\n| experiment | job-minutes |\n")
+    path.write_text("# Measurements\n\n## Other\n\n| check | time |\n")
     with pytest.raises(docs_pages.ClaimsError, match=f"{path}: no section"):
         docs_pages.measured_times(path)
-    path.write_text(f"{docs_pages.TIMES_SECTION}\n\n> a note\n\n| experiment | m |\n| x | 1 |\n")
+    path.write_text(f"{docs_pages.TIMES_SECTION}\n\n| experiment | m |\n| x | 1 |\n")
     with pytest.raises(docs_pages.ClaimsError, match=f"{path}: .*no table headed 'check'"):
         docs_pages.measured_times(path)
 
