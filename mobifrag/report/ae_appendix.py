@@ -7,8 +7,10 @@ What can be counted is counted here, from the files that decide it: the claims a
 checks (config/claims.yaml), the figures (paper-figures/registry.yaml), the reference
 runs' verdicts (docs/reference/), the device profiles (devices/), the scales
 (config/config.yaml), the Debian packages (bootstrap/debian-packages.txt), the pinned
-Python packages (requirements.lock) and the outside inputs (mobifrag/release.py). Times
-are the dated measurements of docs/measurements.md, quoted with their date.
+Python packages (requirements.lock) and the outside inputs (mobifrag/release.py). Each
+experiment's compute time is the job-minutes of its rules in the reference run's job
+times (docs/reference/<device>-<scale>-job-times.tsv); the set-up and whole-run times
+in the template are docs/measurements.md's, quoted with their date.
 
 The page's prose is the template mobifrag/report/templates/docs/artifact-appendix.md.j2;
 this module counts what it shows.
