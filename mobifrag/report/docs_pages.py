@@ -366,7 +366,7 @@ def reference_job_times(tables: list[reference.Table]) -> job_times.JobTimes | N
     device = ae_appendix.repo_facts()["default_device"]
     for table in tables:
         if table.meta.get("device") == device and table.meta.get("scale") == "quick":
-            path = reference.job_times_path(table.path)
+            path = reference.job_times_path(table.path, table.meta)
             return job_times.read_table(path) if path.is_file() else None
     return None
 

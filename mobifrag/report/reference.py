@@ -173,9 +173,8 @@ def write_reference(
     return target
 
 
-def job_times_path(reference_file: Path) -> Path:
-    """Where a reference's job times lie: beside its verdicts."""
-    meta = read_table(reference_file).meta
+def job_times_path(reference_file: Path, meta: dict[str, str]) -> Path:
+    """Where a reference's job times lie: beside its verdicts (`meta`: its header)."""
     return Path(reference_file).with_name(
         stages.REFERENCE_JOB_TIMES.format(device=meta["device"], scale=meta["scale"])
     )
@@ -194,7 +193,7 @@ def write_job_times(claims_csv: Path, reference_file: Path) -> Path | None:
     if not jobs:
         return None
     facts = {key: meta[key] for key in HEADER_KEYS if key in meta and key != "source"}
-    return job_times.write_table(job_times_path(reference_file), jobs, facts)
+    return job_times.write_table(job_times_path(reference_file, meta), jobs, facts)
 
 
 def display(path: Path) -> str:

@@ -173,4 +173,4 @@ def test_a_run_without_benchmark_files_gets_no_job_times(tmp_path):
     run = run_folder(tmp_path / "ref", REFERENCE_ROWS)
     out = reference.write_reference(run / "claims.csv", folder=tmp_path)
     assert reference.write_job_times(run / "claims.csv", out) is None
-    assert not reference.job_times_path(out).exists()
+    assert not reference.job_times_path(out, reference.read_table(out).meta).exists()
