@@ -10,8 +10,8 @@ the band of measured values that reproduces it (with the `band:` text saying how
 band derives from the paper's number), the regime it needs, its source in the paper and,
 where one was measured, the time its experiment took on 2 cores. docs/figures.md lists
 every figure of paper-figures/registry.yaml with its caption, its tables and the claims
-judged on it. Both are written from those two files, the claims' times from the
-reference run's job times (docs/reference/) and the checks' from docs/measurements.md;
+judged on it. Both are written from those two files, the claims' and the checks' times
+from the reference run's job times (docs/reference/);
 docs/artifact-appendix.md also reads the reference runs' verdicts and the repository's
 setup files, and README's verdict counts come from
 the reference runs (`make docs`). tests/report/test_docs_pages.py fails when the committed pages
@@ -27,13 +27,10 @@ from __future__ import annotations
 
 import argparse
 import sys
-from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 
 import yaml
 
-from mobifrag import REPO
 from mobifrag.report import ae_appendix, job_times, reference
 from mobifrag.report.claims import ClaimsError, describe_band, load_checks, load_claims
 from mobifrag.report.job_times import JobTimes
@@ -76,62 +73,6 @@ PAPERS = {
     ),
 }
 OTHER = ("Other claims", "")
-
-# The checks' times on 2 cores and nothing else are measurements kept in
-# docs/measurements.md ("The appendix's times"); a claim's time is its experiment's
-# job-minutes in the reference run's job times (mobifrag/report/ae_appendix.py).
-MEASUREMENTS = REPO / "docs" / "measurements.md"
-TIMES_SECTION = "## The appendix's times"
-
-
-@dataclass(frozen=True)
-class Times:
-    """The appendix's measured times of the checks."""
-
-    checks: dict[str, str]
-
-
-def section_lines(text: str, heading: str) -> list[str]:
-    """The lines of the `## ` section whose heading starts with `heading`."""
-    lines = text.splitlines()
-    starts = [i for i, line in enumerate(lines) if line.startswith(heading)]
-    if not starts:
-        raise ClaimsError(f"no section '{heading}'")
-    body = lines[starts[0] + 1 :]
-    ends = [i for i, line in enumerate(body) if line.startswith("## ")]
-    return body[: ends[0]] if ends else body
-
-
-def markdown_tables(lines: list[str]) -> dict[str, dict[str, str]]:
-    """First header cell → {first cell: second cell} of each two-column table."""
-    tables: dict[str, dict[str, str]] = {}
-    rows: list[list[str]] = []
-    for line in [*lines, ""]:
-        if line.startswith("|"):
-            rows.append([c.strip().strip("`") for c in line.strip().strip("|").split("|")])
-            continue
-        if rows:
-            header, body = rows[0], [r for r in rows[1:] if set(r[0]) != {"-"}]
-            bad = [r for r in body if len(r) != 2]
-            if len(header) != 2 or bad:
-                raise ClaimsError(
-                    f"table '{header[0]}': expected two columns, found {bad or header}"
-                )
-            tables[header[0]] = {r[0]: r[1] for r in body}
-            rows = []
-    return tables
-
-
-@lru_cache(maxsize=4)
-def measured_times(path: Path = MEASUREMENTS) -> Times:
-    """The checks' times as docs/measurements.md records them; errors name the file."""
-    try:
-        tables = markdown_tables(section_lines(path.read_text(), TIMES_SECTION))
-        if "check" not in tables:
-            raise ClaimsError(f"'{TIMES_SECTION}': no table headed 'check'")
-    except ClaimsError as error:
-        raise ClaimsError(f"{path}: {error}") from None
-    return Times(tables["check"])
 
 
 def paper_of(name: str) -> str:
@@ -208,13 +149,15 @@ def grouped(items, name):
     return [(key, groups[key]) for key in order if groups[key]]
 
 
-def check_rows(checks: dict[str, list[dict]]) -> list[tuple[str, ...]]:
+def check_rows(checks: dict[str, list[dict]], job_times_: JobTimes | None) -> list[tuple[str, ...]]:
+    """Each check with its claims, its command and the job-minutes of the experiments
+    its claims read (each experiment once)."""
     return [
         (
             f"`{name}`",
             links(c["id"] for c in members),
             f"`make check CHECK={name}`",
-            cell(measured_times().checks.get(name, "")),
+            ae_appendix.minutes_text(ae_appendix.experiments_of(members), job_times_),
         )
         for name, members in checks.items()
     ]
@@ -268,7 +211,7 @@ def appendix(
         scale=SCALE,
         results=DEFAULT_RESULTS,
         timed_run=ae_appendix.timed_run(job_times_),
-        checks=check_rows(checks),
+        checks=check_rows(checks, job_times_),
         papers=papers,
     )
 

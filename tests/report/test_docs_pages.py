@@ -93,19 +93,14 @@ def test_no_time_is_made_up_for_an_untimed_table(tmp_path):
     assert docs_pages.times(claim(table="scan/scan.csv"), None) == ""
 
 
-def test_every_check_has_its_row_in_the_measurements():
-    times = docs_pages.measured_times()
-    assert set(times.checks) == set(docs_pages.load_checks(CLAIMS))
-
-
-def test_measured_times_without_their_section_or_table_name_the_file(tmp_path):
-    path = tmp_path / "measurements.md"
-    path.write_text("# Measurements\n\n## Other\n\n| check | time |\n")
-    with pytest.raises(docs_pages.ClaimsError, match=f"{path}: no section"):
-        docs_pages.measured_times(path)
-    path.write_text(f"{docs_pages.TIMES_SECTION}\n\n| experiment | m |\n| x | 1 |\n")
-    with pytest.raises(docs_pages.ClaimsError, match=f"{path}: .*no table headed 'check'"):
-        docs_pages.measured_times(path)
+def test_a_checks_time_counts_each_experiment_its_claims_read_once(tmp_path):
+    (tmp_path / "t.tsv").write_text(JOB_TIMES)
+    times = job_times.read_table(tmp_path / "t.tsv")
+    scan = claim(table="scan/scan.csv")
+    ars = claim(table="ars/eval/create.csv", where={"job": "sqlite"})
+    rows = docs_pages.check_rows({"performance": [scan, scan, ars]}, times)
+    assert rows[0][3] == "5.2 job-min"
+    assert docs_pages.check_rows({"performance": [scan]}, None)[0][3] == "not timed"
 
 
 def test_a_claim_reads_its_denominator_and_regime_tables():
