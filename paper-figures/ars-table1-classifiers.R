@@ -1,12 +1,15 @@
 # ARS Table I: precision, recall, accuracy and balanced accuracy of five classifiers that
 # decide which files get reserved space, mean (bar) and standard deviation (whisker) over
-# the random splits.
+# the random splits, each the median over the repetitions of the selection's replay.
 source(file.path(
   dirname(sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))), "theme.R"
 ))
 
 args <- figure_args(1)
 table1 <- read_table(args$tables[[1]])
+table1 <- repetition_medians(
+  with_repetitions(table1), c("mean", "sd"), c("app", "model", "metric")
+)
 table1$model <- ars_model_names(table1$model)
 table1$app <- app_label(table1$app)
 metrics <- c("precision", "recall", "accuracy", "balanced_accuracy")

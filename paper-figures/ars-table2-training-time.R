@@ -1,11 +1,15 @@
 # ARS Table II: training time of each classifier relative to the fastest one (bar), with
-# the mean fit time in milliseconds written on the bar.
+# the mean fit time in milliseconds written on the bar, each the median over the
+# repetitions of the selection's replay.
 source(file.path(
   dirname(sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))), "theme.R"
 ))
 
 args <- figure_args(1)
 table2 <- read_table(args$tables[[1]])
+table2 <- repetition_medians(
+  with_repetitions(table2), c("relative_to_fastest", "fit_seconds"), c("app", "model")
+)
 table2$model <- ars_model_names(table2$model)
 table2$app <- app_label(table2$app)
 

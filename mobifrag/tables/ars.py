@@ -18,7 +18,7 @@ and their wall-time twins,
 measured where the job ran: `wall_ms`, the median over the reads (a TCG guest on a
 shared host now and then stalls one read), and `wall_mib_s`, the bandwidth it gives. On
 an emulator only the modeled columns say anything about a phone. A run label with a
-`rep` (Fig. 1's jobs repeat on a phone, config `repeated_on_hardware`) becomes a column.
+`rep` (Fig. 1's jobs repeat, config `repeated`) becomes a column.
 """
 
 from __future__ import annotations

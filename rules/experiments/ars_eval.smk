@@ -8,7 +8,7 @@
 #   sqlite-traces/       Fig. 6: the insert, update and delete traces and their reserved files
 #   sqlite/{scheme}/rep-{rep}/  Fig. 6: SQLite transactions at Moderate (ars-sqlite.sh)
 #   apps/{scheme}/rep-{rep}/    Fig. 7: the app traces at Low and Moderate (ars-apps.sh);
-#                        both repeated on a phone only (config `repeated_on_hardware`)
+#                        both repeated (config `repeated`)
 #   <kind>.csv           the tables (mobifrag/tables/ars_eval.py); every measured phase
 #                        is traced (blktrace/<phase>/) and modeled on the device profile
 import math

@@ -48,16 +48,18 @@ def test_every_shipped_profile_plans_a_whole_run(profile, board_serials):
     on_hardware = profile_platform(profile) == "adb"
     assert ("adb_jobs=1" in output) == on_hardware
     assert ("adb_jobs=0" in output) != on_hardware
-    # ARS's SQLite and app runs repeat on a phone only (config repeated_on_hardware);
-    # ARS's Fig. 1, TMC's user-latency and persistent-journal runs everywhere (config
-    # repeated); ARS's Fig. 2 runs once everywhere.
+    # ARS's SQLite, app and selection runs, ARS's Fig. 1, TMC's user-latency and
+    # persistent-journal runs repeat everywhere (config repeated); ARS's Fig. 2 runs once
+    # everywhere.
     config = load_config()
     scale = config["scales"][config["scale"]]
-    reps = scale["repetitions"] if on_hardware else 1
     every_reps = scale["repetitions"]
     schemes, states = len(config["ars"]["schemes"]), len(scale["user_latency"]["states"])
     jobs = planned_jobs(output)
-    assert (jobs["ars_eval_sqlite"], jobs["ars_eval_apps"]) == (schemes * reps, schemes * reps)
+    runs = schemes * every_reps
+    assert (jobs["ars_eval_sqlite"], jobs["ars_eval_apps"]) == (runs, runs)
+    apps = len(config["ars_selection"]["apps"])
+    assert jobs["ars_selection_replay"] == apps * every_reps
     assert jobs["user_latency_run"] == states * every_reps
     assert jobs["treat_journal"] == len(scale["treat"]["journal_modes"]) * every_reps
     assert (jobs["ars_motivation"], jobs["ars_blocksize"]) == (schemes * every_reps, schemes)

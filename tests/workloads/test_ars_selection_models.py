@@ -74,8 +74,17 @@ def test_other_seed_other_splits():
     assert first != other
 
 
+def runs(*sources):
+    """Split rows of (app, rep, data-set seed) as compare's command labels them."""
+    return [
+        {"rep": rep, **row}
+        for app, rep, seed in sources
+        for row in compare(app, dataset(seed=seed), PARAMS, 1)
+    ]
+
+
 def test_tables_hold_every_model_and_metric():
-    rows = compare("fb", dataset(), PARAMS, 1) + compare("tw", dataset(seed=4), PARAMS, 1)
+    rows = runs(("fb", 1, 3), ("tw", 1, 4))
     t1 = table1(rows)
     assert {(r["app"], r["model"], r["metric"]) for r in t1} == {
         (app, m, metric) for app in ("fb", "tw") for m in MODELS for metric in METRICS
@@ -88,6 +97,68 @@ def test_tables_hold_every_model_and_metric():
     for app in ("fb", "tw"):
         ratios = [float(r["relative_to_fastest"]) for r in t2 if r["app"] == app]
         assert min(ratios) == 1 and all(x >= 1 for x in ratios)
+
+
+def test_tables_keep_each_repetition_apart():
+    """Two replays' data sets of one app: a row per repetition, each over its own splits,
+    and training times relative to the fastest model of the same repetition."""
+    rows = runs(("fb", 1, 3), ("fb", 2, 9))
+    t1 = table1(rows)
+    accuracy = {
+        r["rep"]: float(r["mean"])
+        for r in t1
+        if r["model"] == "decision_tree" and r["metric"] == "accuracy"
+    }
+    one = [r for r in rows if r["rep"] == 1 and r["model"] == "decision_tree"]
+    assert set(accuracy) == {1, 2}
+    assert accuracy[1] == pytest.approx(sum(r["accuracy"] for r in one) / len(one), abs=1e-6)
+    t2 = table2(rows)
+    for rep in (1, 2):
+        ratios = [float(r["relative_to_fastest"]) for r in t2 if r["rep"] == rep]
+        assert len(ratios) == len(MODELS) and min(ratios) == 1
+
+
+def write_csv(path, rows):
+    with open(path, "w", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+
+
+def test_compare_command_labels_each_data_set_with_its_repetition(tmp_path):
+    write_csv(tmp_path / "a.csv", dataset(seed=3))
+    write_csv(tmp_path / "b.csv", dataset(seed=9))
+    params = tmp_path / "params.json"
+    params.write_text(json.dumps(PARAMS))
+    out = {name: tmp_path / f"{name}.csv" for name in ("splits", "table1", "table2")}
+    args = ["compare", "--dataset", f"fb={tmp_path / 'a.csv'}"]
+    args += ["--dataset", f"fb:2={tmp_path / 'b.csv'}", "--params", str(params)]
+    args += ["--seed", "1"] + [f"--{name}={path}" for name, path in out.items()]
+    assert main(args) == 0
+    with open(out["table1"], newline="") as handle:
+        table = list(csv.DictReader(handle))
+    assert {(r["rep"], r["app"]) for r in table} == {("1", "fb"), ("2", "fb")}
+
+
+@pytest.mark.parametrize("source", ["fb:0=x.csv", "fb:two=x.csv", ":1=x.csv", "fb:1"])
+def test_compare_refuses_a_malformed_data_set_source(source, capsys):
+    with pytest.raises(SystemExit):
+        main(
+            ["compare", "--dataset", source, "--params", "{}", "--seed", "1"]
+            + ["--splits", "s", "--table1", "t1", "--table2", "t2"]
+        )
+    assert "expected APP=PATH or APP:REP=PATH" in capsys.readouterr().err
+
+
+def test_compare_refuses_one_repetition_of_an_app_twice(tmp_path, capsys):
+    write_csv(tmp_path / "a.csv", dataset())
+    params = tmp_path / "params.json"
+    params.write_text(json.dumps(PARAMS))
+    args = ["compare", "--dataset", f"fb={tmp_path / 'a.csv'}"]
+    args += ["--dataset", f"fb:1={tmp_path / 'a.csv'}", "--params", str(params), "--seed", "1"]
+    args += ["--splits", "s", "--table1", "t1", "--table2", "t2"]
+    assert main(args) == 65
+    assert "fb:1 given more than once" in capsys.readouterr().err
 
 
 def test_one_label_only_is_refused():
@@ -122,10 +193,7 @@ def test_tree_reserves_every_file_of_the_descriptors_it_picks():
 def test_select_command_writes_list_and_decisions(tmp_path):
     rows = [{**r, "reserve": int(r["write_requests"] > 150)} for r in dataset()]
     for name, table in (("dataset.csv", rows), ("files.csv", files_of(rows))):
-        with open(tmp_path / name, "w", newline="") as handle:
-            writer = csv.DictWriter(handle, fieldnames=list(table[0]))
-            writer.writeheader()
-            writer.writerows(table)
+        write_csv(tmp_path / name, table)
     params = tmp_path / "params.json"
     params.write_text(json.dumps(PARAMS))
     args = ["select", "--app", "x", "--dataset", str(tmp_path / "dataset.csv")]

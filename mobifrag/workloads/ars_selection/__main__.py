@@ -3,14 +3,16 @@
   python -m mobifrag.workloads.ars_selection dataset --app facebook \\
       --mobibench mobigen.out.facebook --dir mobigen_temp/facebook --dof dof.csv \\
       --params PARAMS --out dataset.csv --files files.csv
-  python -m mobifrag.workloads.ars_selection compare --dataset facebook=dataset.csv ... \\
+  python -m mobifrag.workloads.ars_selection compare --dataset facebook:1=dataset.csv ... \\
       --params PARAMS --seed 1 --splits splits.csv --table1 table1.csv --table2 table2.csv
   python -m mobifrag.workloads.ars_selection select --app facebook --dataset dataset.csv \\
       --files files.csv --params PARAMS --seed 1 --decisions decisions.csv \\
       --reserved reserved.txt
 
 `dataset` reads the Mobibench trace as `python -m mobifrag.workloads mobibench --dir DIR`
-converted it for the replay whose DoF tables it is given.
+converted it for the replay whose DoF tables it is given. `compare` takes each data set
+as APP:REP=PATH, REP the repetition of the replay its labels were measured on (APP=PATH
+is repetition 1); its tables have a row per repetition.
 
 PARAMS is the config's `ars_selection` block as JSON (text or a file name). Errors name
 the file (and line) at fault; exit status 65 for bad input, 1 for I/O errors.
@@ -74,11 +76,13 @@ def read_rows(path: Path) -> list[dict]:
         return list(csv.DictReader(handle))
 
 
-def app_and_path(text: str) -> tuple[str, Path]:
-    app, sep, path = text.partition("=")
-    if not sep or not app:
-        raise argparse.ArgumentTypeError(f"{text!r}: expected APP=PATH")
-    return app, Path(path)
+def dataset_source(text: str) -> tuple[str, int, Path]:
+    """APP:REP=PATH (or APP=PATH, repetition 1) → (app, rep, path)."""
+    name, sep, path = text.partition("=")
+    app, colon, rep = name.partition(":")
+    if not sep or not app or (colon and not rep.isdigit()) or (colon and int(rep) < 1):
+        raise argparse.ArgumentTypeError(f"{text!r}: expected APP=PATH or APP:REP=PATH")
+    return app, int(rep) if colon else 1, Path(path)
 
 
 def _dataset(args) -> None:
@@ -103,9 +107,14 @@ def _dataset(args) -> None:
 
 def _compare(args) -> None:
     params = load_params(args.params)
+    sources = [(app, rep) for app, rep, _ in args.dataset]
+    repeated = sorted({source for source in sources if sources.count(source) > 1})
+    if repeated:
+        named = ", ".join(f"{app}:{rep}" for app, rep in repeated)
+        raise SelectionError(f"--dataset: {named} given more than once")
     rows = []
-    for app, path in args.dataset:
-        rows += compare(app, read_rows(path), params, args.seed)
+    for app, rep, path in args.dataset:
+        rows += [{"rep": rep, **row} for row in compare(app, read_rows(path), params, args.seed)]
     write_table(args.splits, SPLIT_COLUMNS, rows)
     write_table(args.table1, TABLE1_COLUMNS, table1(rows))
     write_table(args.table2, TABLE2_COLUMNS, table2(rows))
@@ -136,7 +145,7 @@ def parser() -> argparse.ArgumentParser:
     ds.add_argument("--out", required=True, type=Path)
     ds.add_argument("--files", required=True, type=Path, help="each descriptor's files")
     co = sub.add_parser("compare", help="the five classifiers over seeded splits")
-    co.add_argument("--dataset", required=True, action="append", type=app_and_path)
+    co.add_argument("--dataset", required=True, action="append", type=dataset_source)
     co.add_argument("--params", required=True)
     co.add_argument("--seed", required=True, type=int)
     co.add_argument("--splits", required=True, type=Path)
