@@ -219,13 +219,13 @@ def ars_table2(run: Path) -> Path:
     return write_csv(run / "ars/selection/table2.csv", header, rows)
 
 
-def ars_table1(run: Path) -> Path:
-    """Two repetitions of ARS Table I on one app."""
+def ars_table1(run: Path, reps: tuple[int, ...] = (1, 2)) -> Path:
+    """Repetitions of ARS Table I on one app."""
     header = "rep,app,model,metric,mean,sd,splits,test_files"
     metrics = ("precision", "recall", "accuracy", "balanced_accuracy")
     rows = [
         f"{rep},facebook,{model},{metric},{0.8 + 0.05 * rep:.2f},0.02,10,23"
-        for rep in (1, 2)
+        for rep in reps
         for model in MODELS
         for metric in metrics
     ]
@@ -509,9 +509,18 @@ def test_ars_sqlite_bars_are_the_median_of_the_repetitions(tmp_path):
 
 
 @needs_r
-def test_ars_table1_draws_repeated_runs(tmp_path):
-    pdf, png = render("ars-table1-classifiers", tmp_path)
-    assert pdf.stat().st_size > 0 and png.stat().st_size > 0
+def test_ars_table1_draws_one_bar_per_model_and_metric_however_many_runs(tmp_path, monkeypatch):
+    """Two repetitions draw as many rectangles (bars, keys, bands) as one: the bars are
+    the runs' median, not one bar per run side by side."""
+    rectangles = {}
+    for reps in ((1,), (1, 2)):
+        table = lambda run, reps=reps: [ars_table1(run, reps)]  # noqa: E731
+        monkeypatch.setitem(FIXTURES, "ars-table1-classifiers", table)
+        folder = tmp_path / f"runs-{len(reps)}"
+        folder.mkdir()
+        pdf, _ = render("ars-table1-classifiers", folder)
+        rectangles[len(reps)] = sum(s.count(" re\n") for s in pdf_streams(pdf))
+    assert rectangles[1] > 20 and rectangles[1] == rectangles[2]
 
 
 @needs_r
