@@ -168,11 +168,13 @@ def test_cli_malformed_input_exits_65_naming_the_line(tmp_path, capsys):
 def test_fetch_refuses_a_copy_whose_checksum_differs(tmp_path):
     out = tmp_path / "mobigen.out.facebook"
     out.write_text("not the trace\n")
-    env = {**os.environ, "MOBIBENCH_OFFLINE": "1"}
+    # the shared copy the test checks for, whatever MOBIFRAG_VENDOR the caller set
+    shared = REPO.parent / "shared" / "vendor"
+    env = {**os.environ, "MOBIBENCH_OFFLINE": "1", "MOBIFRAG_VENDOR": str(shared)}
     fetch = REPO / "traces" / "mobibench" / "fetch.sh"
     done = subprocess.run([fetch, "nosuchapp", out], env=env, capture_output=True, text=True)
     assert done.returncode == 2 and "no pinned trace for app 'nosuchapp'" in done.stderr
-    vendor = REPO.parent / "shared" / "vendor" / "mobibench-f56ea5e" / out.name
+    vendor = shared / "mobibench-f56ea5e" / out.name
     done = subprocess.run([fetch, "facebook", out], env=env, capture_output=True, text=True)
     if vendor.is_file():  # the wrong file is replaced by the verified shared copy
         assert done.returncode == 0, done.stderr
