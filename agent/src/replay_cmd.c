@@ -206,12 +206,14 @@ static void print_json(const struct replay_config *config, const struct trace *t
     printf("{\"command\":\"replay\",\"threads\":%zu,", trace->thread_count);
     replay_stats_write_json(stdout, stats);
     printf(",\"bytes_written\":%llu,\"bytes_read\":%llu,\"reclaimed_files\":%llu,"
-           "\"reclaimed_bytes\":%llu,\"spared_files\":%llu,\"seconds\":%.6f,\"ops_per_second\":%.3f,"
+           "\"reclaimed_bytes\":%llu,\"spared_files\":%llu,\"tree_blocks_freed\":%llu,"
+           "\"seconds\":%.6f,\"ops_per_second\":%.3f,"
            "\"seed\":%llu,\"pace\":%s,\"sqlite_prealloc\":%llu,",
            (unsigned long long)stats->bytes_written, (unsigned long long)stats->bytes_read,
            (unsigned long long)stats->reclaimed_files,
            (unsigned long long)stats->reclaimed_bytes,
-           (unsigned long long)stats->spared_files, result->seconds, rate,
+           (unsigned long long)stats->spared_files,
+           (unsigned long long)stats->tree_blocks_freed, result->seconds, rate,
            (unsigned long long)config->seed, config->pace ? "true" : "false",
            (unsigned long long)config->sqlite_prealloc);
     const struct file_marker *marker = config->marker;

@@ -43,6 +43,7 @@ void replay_stats_merge(struct replay_stats *into, const struct replay_stats *fr
     into->reclaimed_files += from->reclaimed_files;
     into->reclaimed_bytes += from->reclaimed_bytes;
     into->spared_files += from->spared_files;
+    into->tree_blocks_freed += from->tree_blocks_freed;
 }
 
 uint64_t replay_stats_total_ops(const struct replay_stats *stats)

@@ -26,6 +26,7 @@ struct replay_stats {
     uint64_t reclaimed_files;
     uint64_t reclaimed_bytes;
     uint64_t spared_files; /* left by `thin` so free runs stay below its LIMIT */
+    uint64_t tree_blocks_freed; /* ext4 extent-tree blocks of the files `thin` deleted */
 };
 
 void replay_stats_count(struct replay_stats *stats, enum trace_op_kind kind,

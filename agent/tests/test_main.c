@@ -4,6 +4,7 @@
 
 void register_unit_tests(void);
 void register_fiemap_tests(void);
+void register_ext4_tree_tests(void);
 void register_atomic_output_tests(void);
 void register_append_tests(void);
 void register_fragbench_tests(void);
@@ -23,6 +24,7 @@ int main(int argc, char **argv)
     }
     register_unit_tests();
     register_fiemap_tests();
+    register_ext4_tree_tests();
     register_atomic_output_tests();
     register_append_tests();
     register_fragbench_tests();
