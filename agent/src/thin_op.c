@@ -89,13 +89,12 @@ static void note(struct thinning *thinning, op_status status)
         thinning->status = status;
 }
 
-/* ext4 keeps four extents in the inode; a file with more has a tree block
- * that FIEMAP does not list and that may lie at either end of its data. Where
- * the tree cannot be read, it counts as part of the candidate's run (the
- * janusd aging at 70 % once left a free run of 129 blocks where the limit was
- * 128); read, its blocks are freed with the file, so a free run a deleted
- * file's tree block joins is known (once, unread, the same aging left one of
- * 128 blocks: three deleted files' leaf blocks beside 125 freed blocks). */
+/* ext4 keeps four extents in the inode; a file with more has tree blocks
+ * that FIEMAP does not list, anywhere on the disk. Read from the device, they
+ * are judged and freed with the file's data, so a free run that a deleted
+ * file's leaf block joins is known; where the device cannot be read, one
+ * block counts as part of the candidate's run, which covers only a leaf beside
+ * its own data (docs/measurements.md, "The aged images' extent-tree blocks"). */
 #define EXTENTS_IN_INODE 4u
 
 static uint64_t tree_bytes(const struct thinning *thinning)
