@@ -105,8 +105,9 @@ static int parse_file_name_part(const char *option, const char *value, const cha
     return EXIT_OK;
 }
 
-static int apply_option(int code, const char *value, struct parsed_options *parsed)
+static int apply_option(int code, const char *value, void *target)
 {
+    struct parsed_options *parsed = target;
     struct append_config *config = &parsed->config;
     switch (code) {
     case OPT_DIR:
@@ -142,6 +143,7 @@ static int apply_option(int code, const char *value, struct parsed_options *pars
         config->continue_on_enospc = true;
         return EXIT_OK;
     case OPT_HELP:
+    case 'h':
         parsed->help = true;
         return EXIT_OK;
     }
@@ -166,21 +168,10 @@ static int parse_options(int argc, char **argv, struct parsed_options *parsed)
     *parsed = (struct parsed_options){
         .config = {.prefix = "file", .suffix = "", .sync = SYNC_FSYNC},
     };
-    optind = 0; /* glibc: full reset, in case getopt ran before */
-    opterr = 0;
-    int code;
-    while ((code = getopt_long(argc, argv, ":h", long_options, NULL)) != -1) {
-        if (code == '?' || code == ':')
-            return report_bad_option("append", optopt, argv[optind - 1], code == ':');
-        int status = apply_option(code == 'h' ? OPT_HELP : code, optarg, parsed);
-        if (status != EXIT_OK)
-            return status;
-    }
-    if (parsed->help)
-        return EXIT_OK;
-    if (optind < argc)
-        return usage_error("append", "unexpected argument '%s'", argv[optind]);
-    return check_required(parsed);
+    const struct command_options spec = {"append", long_options, apply_option, parsed,
+                                         &parsed->help};
+    int status = read_command_options(&spec, argc, argv);
+    return status != EXIT_OK || parsed->help ? status : check_required(parsed);
 }
 
 static void print_json(const struct append_config *config,

@@ -85,3 +85,20 @@ int report_bad_option(const char *command, int optopt_value,
         return usage_error(command, "option '%s' needs a value", name);
     return usage_error(command, "unknown option '%s'", name);
 }
+
+int read_command_options(const struct command_options *spec, int argc, char **argv)
+{
+    optind = 0; /* glibc: full reset, in case getopt ran before */
+    opterr = 0;
+    int code;
+    while ((code = getopt_long(argc, argv, ":h", spec->table, NULL)) != -1) {
+        if (code == '?' || code == ':')
+            return report_bad_option(spec->command, optopt, argv[optind - 1], code == ':');
+        int status = spec->apply(code, optarg, spec->target);
+        if (status != EXIT_OK)
+            return status;
+    }
+    if (*spec->help || optind >= argc)
+        return EXIT_OK;
+    return usage_error(spec->command, "unexpected argument '%s'", argv[optind]);
+}

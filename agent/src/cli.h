@@ -1,6 +1,7 @@
 #ifndef MOBIFRAG_CLI_H
 #define MOBIFRAG_CLI_H
 
+#include <getopt.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -21,5 +22,21 @@ int usage_error(const char *command, const char *format, ...)
 /* Reports an option getopt_long rejected, naming it as the user typed it. */
 int report_bad_option(const char *command, int optopt_value,
                       const char *typed, bool missing_argument);
+
+/* One command's options: getopt_long's table, what to do with each option
+ * (code is the table's value, or 'h' for -h; value its argument or NULL;
+ * EXIT_OK to go on), and the flag --help sets, read after every option. */
+struct command_options {
+    const char *command;
+    const struct option *table;
+    int (*apply)(int code, const char *value, void *target);
+    void *target;
+    const bool *help;
+};
+
+/* Applies every option of argv in order. An unknown option, a missing value
+ * or an operand (no command takes one) is a usage error naming it; after
+ * --help nothing else is checked. Returns EXIT_OK or apply's first refusal. */
+int read_command_options(const struct command_options *spec, int argc, char **argv);
 
 #endif

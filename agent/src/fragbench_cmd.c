@@ -63,9 +63,16 @@ static int parse_bytes(const char *option, const char *value, uint64_t *out)
     return EXIT_OK;
 }
 
-static int apply_option(int code, const char *value, struct fragbench_config *config,
-                        bool *help)
+/* What the command line gave: the benchmark's settings and --help. */
+struct fragbench_options {
+    struct fragbench_config config;
+    bool help;
+};
+
+static int apply_option(int code, const char *value, void *target)
 {
+    struct fragbench_options *options = target;
+    struct fragbench_config *config = &options->config;
     switch (code) {
     case OPT_DIR:
         config->dir = value;
@@ -77,7 +84,8 @@ static int apply_option(int code, const char *value, struct fragbench_config *co
     case OPT_MIN:
         return parse_bytes("min", value, &config->minimum);
     case OPT_HELP:
-        *help = true;
+    case 'h':
+        options->help = true;
         return EXIT_OK;
     }
     return EXIT_USAGE;
@@ -98,41 +106,28 @@ static int check_required(const struct fragbench_config *config)
     return EXIT_OK;
 }
 
-static int parse_options(int argc, char **argv, struct fragbench_config *config, bool *help)
+static int parse_options(int argc, char **argv, struct fragbench_options *options)
 {
-    *config = (struct fragbench_config){0};
-    *help = false;
-    optind = 0; /* glibc: full reset, in case getopt ran before */
-    opterr = 0;
-    int code;
-    while ((code = getopt_long(argc, argv, ":h", long_options, NULL)) != -1) {
-        if (code == '?' || code == ':')
-            return report_bad_option("fragbench", optopt, argv[optind - 1], code == ':');
-        int status = apply_option(code == 'h' ? OPT_HELP : code, optarg, config, help);
-        if (status != EXIT_OK)
-            return status;
-    }
-    if (*help)
-        return EXIT_OK;
-    if (optind < argc)
-        return usage_error("fragbench", "unexpected argument '%s'", argv[optind]);
-    return check_required(config);
+    *options = (struct fragbench_options){0};
+    const struct command_options spec = {"fragbench", long_options, apply_option, options,
+                                         &options->help};
+    int status = read_command_options(&spec, argc, argv);
+    return status != EXIT_OK || options->help ? status : check_required(&options->config);
 }
 
 int fragbench_command(int argc, char **argv)
 {
-    struct fragbench_config config;
-    bool help;
-    int status = parse_options(argc, argv, &config, &help);
+    struct fragbench_options options;
+    int status = parse_options(argc, argv, &options);
     if (status != EXIT_OK)
         return status;
-    if (help) {
+    if (options.help) {
         fputs(usage_text, stdout);
         return EXIT_OK;
     }
     struct fragbench_result result;
     const char *failed_path;
-    op_status failure = fragbench_run(&config, &result, &failed_path);
+    op_status failure = fragbench_run(&options.config, &result, &failed_path);
     if (failure != OP_OK) {
         fprintf(stderr, "%s fragbench: %s: %s\n", PROGRAM_NAME, failed_path,
                 op_status_text(failure));

@@ -53,8 +53,9 @@ struct fragcheck_options {
     bool help;
 };
 
-static void apply_option(int code, const char *value, struct fragcheck_options *options)
+static int apply_option(int code, const char *value, void *target)
 {
+    struct fragcheck_options *options = target;
     switch (code) {
     case OPT_ROOT: options->root = value; break;
     case OPT_FILES: options->table_paths[TABLE_FILES] = value; break;
@@ -62,6 +63,7 @@ static void apply_option(int code, const char *value, struct fragcheck_options *
     case OPT_FS: options->table_paths[TABLE_FS] = value; break;
     default: options->help = true; break;
     }
+    return EXIT_OK;
 }
 
 static int check_required(const struct fragcheck_options *options)
@@ -78,19 +80,10 @@ static int check_required(const struct fragcheck_options *options)
 static int parse_options(int argc, char **argv, struct fragcheck_options *options)
 {
     *options = (struct fragcheck_options){0};
-    optind = 0; /* glibc: full reset, in case getopt ran before */
-    opterr = 0;
-    int code;
-    while ((code = getopt_long(argc, argv, ":h", long_options, NULL)) != -1) {
-        if (code == '?' || code == ':')
-            return report_bad_option("fragcheck", optopt, argv[optind - 1], code == ':');
-        apply_option(code, optarg, options);
-    }
-    if (options->help)
-        return EXIT_OK;
-    if (optind < argc)
-        return usage_error("fragcheck", "unexpected argument '%s'", argv[optind]);
-    return check_required(options);
+    const struct command_options spec = {"fragcheck", long_options, apply_option, options,
+                                         &options->help};
+    int status = read_command_options(&spec, argc, argv);
+    return status != EXIT_OK || options->help ? status : check_required(options);
 }
 
 static int open_root(const char *root, int *fd)

@@ -94,8 +94,9 @@ static bool valid_xattr_name(const char *name)
     return dot && dot != name && dot[1] != '\0' && strlen(name) <= 255;
 }
 
-static int apply_option(int code, const char *value, struct parsed_options *parsed)
+static int apply_option(int code, const char *value, void *target)
 {
+    struct parsed_options *parsed = target;
     struct replay_config *config = &parsed->config;
     switch (code) {
     case OPT_TRACE: config->trace_file = value; return EXIT_OK;
@@ -119,7 +120,8 @@ static int apply_option(int code, const char *value, struct parsed_options *pars
                    : usage_error("replay", "invalid value for --mark-xattr: '%s' "
                                            "(expected namespace.name, e.g. user.ars)", value);
     case OPT_CHECK: parsed->check_only = true; return EXIT_OK;
-    case OPT_HELP: parsed->help = true; return EXIT_OK;
+    case OPT_HELP:
+    case 'h': parsed->help = true; return EXIT_OK;
     }
     return EXIT_USAGE;
 }
@@ -142,21 +144,10 @@ static int check_required(const struct parsed_options *parsed)
 static int parse_options(int argc, char **argv, struct parsed_options *parsed)
 {
     *parsed = (struct parsed_options){.config = {.root_fd = -1}};
-    optind = 0;
-    opterr = 0;
-    int code;
-    while ((code = getopt_long(argc, argv, ":h", long_options, NULL)) != -1) {
-        if (code == '?' || code == ':')
-            return report_bad_option("replay", optopt, argv[optind - 1], code == ':');
-        int status = apply_option(code == 'h' ? OPT_HELP : code, optarg, parsed);
-        if (status != EXIT_OK)
-            return status;
-    }
-    if (parsed->help)
-        return EXIT_OK;
-    if (optind < argc)
-        return usage_error("replay", "unexpected argument '%s'", argv[optind]);
-    return check_required(parsed);
+    const struct command_options spec = {"replay", long_options, apply_option, parsed,
+                                         &parsed->help};
+    int status = read_command_options(&spec, argc, argv);
+    return status != EXIT_OK || parsed->help ? status : check_required(parsed);
 }
 
 static int load_trace(const char *file, struct trace *trace)

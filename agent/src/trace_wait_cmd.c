@@ -56,8 +56,9 @@ struct trace_wait_options {
     bool help;
 };
 
-static int apply_option(int code, const char *value, struct trace_wait_options *options)
+static int apply_option(int code, const char *value, void *target)
 {
+    struct trace_wait_options *options = target;
     switch (code) {
     case OPT_DEVICE: options->device = value; return EXIT_OK;
     case OPT_PID:
@@ -76,20 +77,11 @@ static int apply_option(int code, const char *value, struct trace_wait_options *
 static int parse_options(int argc, char **argv, struct trace_wait_options *options)
 {
     *options = (struct trace_wait_options){.timeout_ms = 10000};
-    optind = 0; /* glibc: full reset, in case getopt ran before */
-    opterr = 0;
-    int code;
-    while ((code = getopt_long(argc, argv, ":h", long_options, NULL)) != -1) {
-        if (code == '?' || code == ':')
-            return report_bad_option("trace-wait", optopt, argv[optind - 1], code == ':');
-        int status = apply_option(code, optarg, options);
-        if (status != EXIT_OK)
-            return status;
-    }
-    if (options->help)
-        return EXIT_OK;
-    if (optind < argc)
-        return usage_error("trace-wait", "unexpected argument '%s'", argv[optind]);
+    const struct command_options spec = {"trace-wait", long_options, apply_option, options,
+                                         &options->help};
+    int status = read_command_options(&spec, argc, argv);
+    if (status != EXIT_OK || options->help)
+        return status;
     if (!options->device)
         return usage_error("trace-wait", "missing required option --device");
     if (!options->has_pid)

@@ -1,14 +1,17 @@
-/* Pure functions: size parsing, TSV escaping, record content, flag names,
- * the start gate. */
+/* Pure functions: size parsing, option reading, TSV escaping, record content,
+ * flag names, the start gate. */
+#include <fcntl.h>
 #include <linux/fiemap.h>
 #include <stdio.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "cli.h"
+#include "exit_codes.h"
 #include "fiemap_reader.h"
 #include "record_content.h"
 #include "start_gate.h"
@@ -52,6 +55,73 @@ static void u64_accepts_decimal_and_hex_only(void)
     CHECK(!parse_u64("18446744073709551616", &v));
     CHECK(!parse_u64("-3", &v));
     CHECK(!parse_u64("3K", &v));
+}
+
+enum { SAMPLE_NAME = 256, SAMPLE_REFUSE, SAMPLE_HELP };
+
+struct sample_options {
+    const char *name;
+    bool help;
+};
+
+static int apply_sample(int code, const char *value, void *target)
+{
+    struct sample_options *options = target;
+    switch (code) {
+    case SAMPLE_NAME: options->name = value; return EXIT_OK;
+    case SAMPLE_REFUSE: return EXIT_DATA_ERROR;
+    case SAMPLE_HELP:
+    case 'h': options->help = true; return EXIT_OK;
+    }
+    return EXIT_USAGE;
+}
+
+/* read_command_options on ARGS (a NULL-terminated list after the command's
+ * name), its usage message sent to /dev/null. */
+static int read_sample(struct sample_options *options, const char *const *args)
+{
+    static const struct option table[] = {
+        {"name", required_argument, NULL, SAMPLE_NAME},
+        {"refuse", no_argument, NULL, SAMPLE_REFUSE},
+        {"help", no_argument, NULL, SAMPLE_HELP},
+        {NULL, 0, NULL, 0},
+    };
+    char *argv[8] = {"sample"};
+    int argc = 1;
+    while (args[argc - 1] && argc < 7) {
+        argv[argc] = (char *)args[argc - 1];
+        argc++;
+    }
+    *options = (struct sample_options){0};
+    const struct command_options spec = {"sample", table, apply_sample, options,
+                                         &options->help};
+    fflush(stderr);
+    int saved = dup(STDERR_FILENO), quiet = open("/dev/null", O_WRONLY);
+    dup2(quiet, STDERR_FILENO);
+    int status = read_command_options(&spec, argc, argv);
+    fflush(stderr);
+    dup2(saved, STDERR_FILENO);
+    close(quiet);
+    close(saved);
+    return status;
+}
+
+static void options_are_read_and_refused_by_name(void)
+{
+    struct sample_options options;
+    CHECK_EQ(read_sample(&options, (const char *[]){"--name", "a", NULL}), EXIT_OK);
+    CHECK_STR(options.name, "a");
+    CHECK_EQ(read_sample(&options, (const char *[]){"--name", NULL}), EXIT_USAGE);
+    CHECK_EQ(read_sample(&options, (const char *[]){"--nope", NULL}), EXIT_USAGE);
+    CHECK_EQ(read_sample(&options, (const char *[]){"operand", NULL}), EXIT_USAGE);
+    CHECK_EQ(read_sample(&options, (const char *[]){"--help", "operand", NULL}), EXIT_OK);
+    CHECK(options.help);
+    CHECK_EQ(read_sample(&options, (const char *[]){"-h", NULL}), EXIT_OK);
+    CHECK(options.help);
+    /* The first refusal stops the reading: --name after it is not applied. */
+    CHECK_EQ(read_sample(&options, (const char *[]){"--refuse", "--name", "b", NULL}),
+             EXIT_DATA_ERROR);
+    CHECK(options.name == NULL);
 }
 
 static void escape_expect(const char *raw, const char *expected)
@@ -184,6 +254,7 @@ void register_unit_tests(void)
     test_register("size suffixes are binary multiples", size_suffixes_are_binary_multiples);
     test_register("malformed sizes are rejected", malformed_sizes_are_rejected);
     test_register("u64 accepts decimal and hex only", u64_accepts_decimal_and_hex_only);
+    test_register("options are read and refused by name", options_are_read_and_refused_by_name);
     test_register("tsv escape covers separators and controls",
                   tsv_escape_covers_separators_and_controls);
     test_register("escaped text never holds a separator", escaped_text_never_holds_a_separator);
