@@ -5,10 +5,12 @@ source(file.path(
 ))
 
 args <- figure_args(1)
-dof <- app_files(read_table(args$tables[[1]]))
+dof <- with_repetitions(app_files(read_table(args$tables[[1]])))
 dof <- dof[!is.na(dof$dof), ]
 dof$files <- sqlite_or_not(dof$class)
-means <- aggregate(dof ~ app + level + files, data = dof, FUN = mean)
+# Each run's mean, then their median and range over the runs.
+runs <- aggregate(dof ~ app + level + files + rep, data = dof, FUN = mean)
+means <- over_repetitions(runs, "dof", c("app", "level", "files"))
 levels_present <- intersect(c("low", "moderate", "high", "full"), means$level)
 means$level <- factor(
   means$level,
@@ -27,9 +29,11 @@ paper <- data.frame(
 # SQLite files reach a DoF of thousands where non-SQLite ones stay near 1: a log axis
 # shows both, its bars rising from the panel's foot.
 dodge <- position_dodge(width = 0.8)
-plot <- ggplot(means, aes(level, dof, fill = files)) +
+plot <- ggplot(means, aes(level, median, fill = files)) +
   geom_col(position = dodge, width = 0.75) +
-  geom_text(aes(label = signif(dof, 3)), position = dodge, vjust = -0.3, size = 2.3) +
+  geom_linerange(aes(ymin = low, ymax = high), position = dodge, colour = "grey20") +
+  geom_text(aes(y = high, label = signif(median, 3)), position = dodge, vjust = -0.3,
+    size = 2.3) +
   geom_hline(yintercept = 1, linetype = "dashed", colour = "grey40") +
   paper_marks(paper, "level", nudge_x = -0.2) +
   facet_wrap(~app) +
@@ -37,7 +41,10 @@ plot <- ggplot(means, aes(level, dof, fill = files)) +
   scale_fill_manual(values = palette_for(2)) +
   labs(
     x = "file system utilization", y = "mean DoF (log scale)", fill = NULL,
-    caption = "dashed line: DoF 1, an unfragmented file"
+    caption = paste(
+      "bars: the median of the runs, lines their range;",
+      "dashed line: DoF 1, an unfragmented file"
+    )
   ) +
   theme_mobifrag()
 

@@ -5,10 +5,15 @@ source(file.path(
 ))
 
 args <- figure_args(1)
-dof <- app_files(read_table(args$tables[[1]]))
+dof <- with_repetitions(app_files(read_table(args$tables[[1]])))
 dof <- dof[!is.na(dof$dof) & dof$class == "sqlite", ]
 dof$fragment_kib <- dof$allocated_bytes / dof$fragments / 1024
-means <- aggregate(cbind(dof, fragment_kib) ~ app + capacity_mib, data = dof, FUN = mean)
+# Each run's means, then their median (and the DoF's range) over the runs.
+runs <- aggregate(cbind(dof, fragment_kib) ~ app + capacity_mib + rep, data = dof, FUN = mean)
+means <- merge(
+  over_repetitions(runs, "dof", c("app", "capacity_mib")),
+  repetition_medians(runs, "fragment_kib", c("app", "capacity_mib"))
+)
 means$capacity <- factor(sprintf("%d MiB", means$capacity_mib),
   levels = sprintf("%d MiB", sort(unique(means$capacity_mib)))
 )
@@ -20,17 +25,21 @@ paper <- paper[paper$app %in% means$app, ]
 most_apps <- paper_value("tmc-fig08-sqlite-dof-about-3")
 
 dodge <- position_dodge(width = 0.8)
-plot <- ggplot(means, aes(app, dof, fill = capacity)) +
+plot <- ggplot(means, aes(app, median, fill = capacity)) +
   geom_col(position = dodge, width = 0.75) +
+  geom_linerange(aes(ymin = low, ymax = high), position = dodge, colour = "grey20") +
   geom_hline(yintercept = most_apps, linetype = "dashed", colour = "grey30", na.rm = TRUE) +
   paper_marks(paper, "app") +
-  geom_text(aes(label = sprintf("%.0f", fragment_kib)),
+  geom_text(aes(y = high, label = sprintf("%.0f", fragment_kib)),
     position = dodge, vjust = -0.4, size = 2.3
   ) +
   scale_fill_manual(values = palette_for(length(levels(means$capacity)))) +
   labs(
     x = NULL, y = "mean DoF of SQLite files", fill = "capacity",
-    caption = if (!is.na(most_apps)) "dashed line: the paper's DoF of most apps' SQLite files"
+    caption = paste0(
+      "bars: the median of the runs, lines their range",
+      if (!is.na(most_apps)) "; dashed line: the paper's DoF of most apps' SQLite files"
+    )
   ) +
   theme_mobifrag() +
   theme(axis.text.x = element_text(angle = 30, hjust = 1))

@@ -1,15 +1,18 @@
 # Capacity (TMC §4.4, Fig. 8): the apps installed on disks of several sizes, the
-# last snapshot of each.
+# last snapshot of each; repeated (config `repeated`): the apps' concurrent writers
+# interleave differently in every run.
 
 CAPACITY_APPS = config["capacity"]["apps"]
 # The snapshot after the last app's scenario: the apps replay one after the other.
 CAPACITY_LAST = f"{len(CAPACITY_APPS):02d}-{CAPACITY_APPS[-1]}"
 
-# Label → the final snapshot of every app on each capacity (TMC Fig. 8).
+# Label → the final snapshot of every app on each capacity in every repetition (TMC
+# Fig. 8).
 capacity_runs = lambda wildcards: {
-    f"capacity_mib={mib},app={app},package={app_package(app)}": on_platform(
-        f"capacity/{{fs}}/{mib}MiB/snapshots/{CAPACITY_LAST}", wildcards
+    f"capacity_mib={mib},app={app},package={app_package(app)},rep={rep}": on_platform(
+        f"capacity/{{fs}}/rep-{rep}/{mib}MiB/snapshots/{CAPACITY_LAST}", wildcards
     )
+    for rep in repetitions(wildcards.scale, "capacity")
     for mib in scale_params(wildcards.scale)["capacity"]["disk_mib"]
     for app in CAPACITY_APPS
 }
@@ -47,19 +50,20 @@ use rule guest_job as capacity_replay with:
         unpack(guest_inputs("jobs/replay-traces.sh")),
         traces=workloads("capacity/traces"),
     output:
-        out=directory(platform_runs("capacity/{fs}/{mib}MiB")),
+        out=directory(platform_runs("capacity/{fs}/rep-{rep}/{mib}MiB")),
     log:
-        platform_runs("logs/capacity-{fs}-{mib}MiB.console.log"),
+        platform_runs("logs/capacity-{fs}-rep-{rep}-{mib}MiB.console.log"),
     benchmark:
-        platform_runs("benchmarks/capacity_replay-{fs}-{mib}MiB.tsv")
+        platform_runs("benchmarks/capacity_replay-{fs}-rep-{rep}-{mib}MiB.tsv")
     wildcard_constraints:
         fs="ext4|f2fs",
+        rep=r"\d+",
         mib=r"\d+",
     params:
         **guest_job_args(
             "{wildcards.fs} {mkfs} $(realpath {input.traces}) {seed}",
             mkfs=lambda w: mkfs_options(w.fs),
-            seed=config["seed"],
+            seed=lambda w: repetition_seed(w.scale, w.rep),
         ),
         disk_mib=lambda w: int(w.mib),
         cpus=experiment_cpus("capacity"),

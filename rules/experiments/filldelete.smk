@@ -1,6 +1,8 @@
 # Fill/delete aging (TMC §4.3, Fig. 7): a disk filled and aged to each level, then
 # each app installed and snapshotted. Every level's free space is checked against its
-# target (free-space.csv beside the table, config filldelete.hole_limit_kib).
+# target (free-space.csv beside the table, config filldelete.hole_limit_kib). Repeated
+# (config `repeated`): each repetition ages its own copy of the filled disk and runs
+# the apps' concurrent writers with its seed, which interleave differently every run.
 from mobifrag.workflow import free_space_targets
 
 # The ext4 inodes of the fill/delete disks: the fill makes about as many files at every
@@ -23,24 +25,27 @@ filldelete_filled_disk = lambda wildcards: (
     else platform_runs("filldelete/{fs}/filled").format(**wildcards)
 )
 
-# One level's replay of one app, below the platform's runs.
-FILLDELETE_RUN = "filldelete/{fs}/{level}-{app}"
+# One repetition's replay of one app on one level, below the platform's runs.
+FILLDELETE_RUN = "filldelete/{fs}/rep-{rep}/{level}-{app}"
 
-# Label → snapshot of the app's files after aging to each level (TMC Fig. 7).
-filldelete_runs = lambda wildcards: {
-    f"level={level},app={app},package={app_package(app)}": on_platform(
-        f"{FILLDELETE_RUN}/snapshots/01-{app}", wildcards, level=level, app=app
-    )
-    for level in scale_params(wildcards.scale)["filldelete"]["levels"]
-    for app in config["filldelete"]["apps"]
-}
-
-# (level, app, run folder) of every level's replay: its 00-aging trace ages the disk.
+# (rep, level, app, run folder) of every replay: its 00-aging trace ages the disk.
 filldelete_aged_runs = lambda wildcards: [
-    (level, app, on_platform(FILLDELETE_RUN, wildcards, level=level, app=app))
+    (
+        rep,
+        level,
+        app,
+        on_platform(FILLDELETE_RUN, wildcards, rep=rep, level=level, app=app),
+    )
+    for rep in repetitions(wildcards.scale, "filldelete")
     for level in scale_params(wildcards.scale)["filldelete"]["levels"]
     for app in config["filldelete"]["apps"]
 ]
+
+# Label → snapshot of the app's files after aging to each level (TMC Fig. 7).
+filldelete_runs = lambda wildcards: {
+    f"level={level},app={app},package={app_package(app)},rep={rep}": f"{run}/snapshots/01-{app}"
+    for rep, level, app, run in filldelete_aged_runs(wildcards)
+}
 
 
 rule filldelete_fill_trace:
@@ -130,13 +135,14 @@ use rule guest_job as filldelete_replay with:
         traces=workloads("filldelete/traces/{level}-{app}"),
         filled=filldelete_filled_disk,
     output:
-        out=directory(platform_runs("filldelete/{fs}/{level}-{app}")),
+        out=directory(platform_runs(FILLDELETE_RUN)),
     log:
-        platform_runs("logs/filldelete-{fs}-{level}-{app}.console.log"),
+        platform_runs("logs/filldelete-{fs}-rep-{rep}-{level}-{app}.console.log"),
     benchmark:
-        platform_runs("benchmarks/filldelete_replay-{fs}-{level}-{app}.tsv")
+        platform_runs("benchmarks/filldelete_replay-{fs}-rep-{rep}-{level}-{app}.tsv")
     wildcard_constraints:
         fs="ext4|f2fs",
+        rep=r"\d+",
         level="low|moderate|high|full",
         app="[a-z]+",
     priority: LONG_CHAIN
@@ -146,7 +152,7 @@ use rule guest_job as filldelete_replay with:
             mkfs=lambda w, input: (
                 "aged" if input.filled else filldelete_mkfs(w.fs, w.scale)
             ),
-            seed=config["seed"],
+            seed=lambda w: repetition_seed(w.scale, w.rep),
         ),
         disk_mib=lambda w: scale_params(w.scale)["filldelete"]["disk_mib"],
         cpus=experiment_cpus("filldelete"),
@@ -158,7 +164,8 @@ use rule guest_job as filldelete_replay with:
         ),
 
 
-# Each level's free space after its aging (the 00-aging trace of every level-app run).
+# Each level's free space after its aging (the 00-aging trace of every level-app run of
+# every repetition).
 rule filldelete_free_space:
     input:
         lambda w: run_folders(filldelete_runs(w)),
@@ -172,14 +179,14 @@ rule filldelete_free_space:
         python=PYTHON,
         states=lambda w: " ".join(
             free_space_targets.level_state(
-                f"{level}-{app}",
+                f"{level}-{app}-rep-{rep}",
                 f"{run}/freespace/00-aging.txt",
                 f"{run}/freespace/00-aging.df",
                 level,
                 config["filldelete"],
                 app_size_scale(scale_params(w.scale)["filldelete"]["disk_mib"]),
             )
-            for level, app, run in filldelete_aged_runs(w)
+            for rep, level, app, run in filldelete_aged_runs(w)
         ),
     shell:
         "{params.python} -m mobifrag.tables.free_space {params.states} --out {output}"

@@ -41,10 +41,12 @@ def test_the_filled_disk_is_reclaimed_to_the_level(dof):
     filled = json.loads((PLATFORM_RUNS / "filled/replay.json").read_text())
     assert filled["errno"].get("ENOSPC", 0) > 0  # the fill ran the disk full
     assert filled["ops"]["syncfs"] > 0
-    reclaim = json.loads((PLATFORM_RUNS / "high-facebook/replay/00-aging.json").read_text())
+    reclaim = json.loads((PLATFORM_RUNS / "rep-1/high-facebook/replay/00-aging.json").read_text())
     assert reclaim["reclaimed_files"] > 0
-    assert not (PLATFORM_RUNS / "high-facebook/disk.img").exists()  # only the filled disk is kept
-    low = json.loads((PLATFORM_RUNS / "low-facebook/replay/00-aging.json").read_text())
+    assert not (
+        PLATFORM_RUNS / "rep-1/high-facebook/disk.img"
+    ).exists()  # only the filled disk is kept
+    low = json.loads((PLATFORM_RUNS / "rep-1/low-facebook/replay/00-aging.json").read_text())
     assert sum(low["ops"].values()) == 0
 
 
@@ -54,12 +56,12 @@ def test_high_holds_only_holes_of_the_scaled_size(dof):
     with open(RUNS / "free-space.csv") as handle:
         rows = list(csv.DictReader(handle))
     for app in ("facebook", "earth"):
-        high = [r for r in rows if r["state"] == f"high-{app}"]
+        high = [r for r in rows if r["state"] == f"high-{app}-rep-1"]
         assert {r["largest_free_kib"] for r in high} == {"4.0"}, app
         assert 80 <= float(high[0]["utilization_percent"]) <= 95, app
     filled = json.loads((PLATFORM_RUNS / "filled/replay.json").read_text())
     assert filled["ops"]["fill"] == 1 and filled["errors"]["fill"] == 0
-    thinned = json.loads((PLATFORM_RUNS / "high-facebook/replay/00-aging.json").read_text())
+    thinned = json.loads((PLATFORM_RUNS / "rep-1/high-facebook/replay/00-aging.json").read_text())
     assert thinned["spared_files"] > 0  # neighbours of deleted files stay
 
 

@@ -69,18 +69,50 @@ def autoage_dof(run: Path) -> Path:
     return write_csv(run / "autoage/ext4/dof.csv", f"{header},rep", rows)
 
 
+# Three runs' factors on a DoF: their median (2) is not their mean (13 / 3).
+RUN_FACTORS = {1: 1, 2: 2, 3: 10}
+
+
 def filldelete_dof(run: Path) -> Path:
-    """Facebook's and Google Earth's files at each utilization: SQLite DoF in the
-    thousands, non-SQLite near 1, as the quick study measured them."""
+    """Facebook's and Google Earth's files at each utilization in three runs: SQLite DoF
+    in the thousands, non-SQLite near 1, as the quick study measured them."""
     rows = []
-    for level, step in (("low", 1), ("moderate", 2), ("high", 3), ("full", 4)):
-        for app, package in (("facebook", "com.facebook.katana"), ("earth", "com.google.earth")):
-            for i, cls in enumerate(("sqlite", "sqlite", "other", "other")):
-                dof = 700 * step if cls == "sqlite" else 1 + i % 2
-                path = f"/data/data/{package}/f{i}"
-                rows.append(f"1,{level},{app},{package},{path},{cls},4096,4096,{dof},{dof},{dof}")
+    for rep, factor in RUN_FACTORS.items():
+        for level, step in (("low", 1), ("moderate", 2), ("high", 3), ("full", 4)):
+            for app, package in (
+                ("facebook", "com.facebook.katana"),
+                ("earth", "com.google.earth"),
+            ):
+                for i, cls in enumerate(("sqlite", "sqlite", "other", "other")):
+                    dof = 700 * step * factor if cls == "sqlite" else 1 + i % 2
+                    path = f"/data/data/{package}/f{i}"
+                    rows.append(
+                        f"{rep},{level},{app},{package},{path},{cls},4096,4096,{dof},{dof},{dof}"
+                    )
     header = "rep,level,app,package,path,class,size_bytes,allocated_bytes,fragments,extents,dof"
     return write_csv(run / "filldelete/ext4/dof.csv", header, rows)
+
+
+def capacity_dof(run: Path) -> Path:
+    """Two apps' SQLite files (120 KiB) on two capacities in three runs: 3, 6 and 30
+    fragments, so pieces of 40, 20 and 4 KiB (median 20, mean 21.3)."""
+    rows = []
+    for rep, factor in RUN_FACTORS.items():
+        for mib in (512, 1024):
+            for app, package in (
+                ("facebook", "com.facebook.katana"),
+                ("earth", "com.google.earth"),
+            ):
+                for i, cls in enumerate(("sqlite", "other")):
+                    dof = 3 * factor if cls == "sqlite" else 1
+                    path = f"/data/data/{package}/f{i}"
+                    rows.append(
+                        f"{mib},{app},{package},{rep},{path},{cls},122880,122880,{dof},{dof},{dof}"
+                    )
+    header = (
+        "capacity_mib,app,package,rep,path,class,size_bytes,allocated_bytes,fragments,extents,dof"
+    )
+    return write_csv(run / "capacity/ext4/dof.csv", header, rows)
 
 
 def janusd_throughput(run: Path) -> Path:
@@ -253,6 +285,7 @@ FIXTURES = {
     "tmc-fig02a-dof-cdf": lambda run: [autoage_dof(run)],
     "tmc-fig05a-dof-by-class": lambda run: [autoage_dof(run)],
     "tmc-fig07-utilization": lambda run: [filldelete_dof(run)],
+    "tmc-fig08-capacity": lambda run: [capacity_dof(run)],
     "janusd-fig07-throughput": lambda run: [janusd_throughput(run)],
     "tmc-fig17a-e4defrag-dof": lambda run: [e4defrag_dof(run)],
     "janusd-fig04-launch-time": lambda run: [janusd_launch(run)],
@@ -621,6 +654,22 @@ def test_tmc_fig07_draws_dof_on_a_log_axis(tmp_path):
     assert "0" not in texts
     assert "mean DoF (log scale)" in texts
     assert {"Facebook", "Google Earth"} <= set(texts)
+
+
+@needs_r
+def test_tmc_fig07_bars_are_the_median_of_the_runs_means(tmp_path):
+    pdf, _ = render("tmc-fig07-utilization", tmp_path)
+    texts = pdf_texts(pdf)
+    assert "1400" in texts  # Low's SQLite files: runs of 700, 1,400 and 7,000
+    assert "3030" not in texts  # not their mean
+
+
+@needs_r
+def test_tmc_fig08_labels_the_median_runs_fragment_size(tmp_path):
+    pdf, _ = render("tmc-fig08-capacity", tmp_path)
+    texts = pdf_texts(pdf)
+    assert "20" in texts  # KiB per piece in the median run (40, 20, 4)
+    assert "21" not in texts  # not the mean over the runs
 
 
 @needs_r
