@@ -33,6 +33,7 @@ plot <- ggplot(means, aes(app, median, fill = capacity)) +
   geom_text(aes(y = high, label = sprintf("%.0f", fragment_kib)),
     position = dodge, vjust = -0.4, size = 2.3
   ) +
+  scale_y_continuous(expand = expansion(mult = c(0.02, 0.08))) +
   scale_fill_manual(values = palette_for(length(levels(means$capacity)))) +
   labs(
     x = NULL, y = "mean DoF of SQLite files", fill = "capacity",
